@@ -1,0 +1,37 @@
+import postgres from "postgres";
+import type { Settings } from "../config.js";
+import { openEmbedded } from "./embedded.js";
+import { migrate } from "./migrations.js";
+
+export type Sql = postgres.Sql;
+export type Tx = postgres.TransactionSql;
+
+export type Database = {
+  sql: Sql;
+  /** "postgres" for DATABASE_URL, "embedded" when this process serves PGlite, "embedded-client" when another does. */
+  kind: "postgres" | "embedded" | "embedded-client";
+  close(): Promise<void>;
+};
+
+const quiet = { onnotice: () => {} };
+
+/** Connects to DATABASE_URL, or to the embedded database under DATA_DIR, and brings its schema up to date. */
+export async function openDatabase(settings: Pick<Settings, "databaseUrl" | "dataDir">): Promise<Database> {
+  if (settings.databaseUrl) {
+    const sql = postgres(settings.databaseUrl, { ...quiet, max: 10 });
+    await migrate(sql);
+    return { sql, kind: "postgres", close: () => sql.end() };
+  }
+  const embedded = await openEmbedded(settings.dataDir);
+  // One backend serves every connection in turn, so a large pool only queues.
+  const sql = postgres({ host: "127.0.0.1", port: embedded.port, user: "postgres", database: "postgres", max: 4, ...quiet });
+  await migrate(sql);
+  return {
+    sql,
+    kind: embedded.owned ? "embedded" : "embedded-client",
+    async close() {
+      await sql.end();
+      await embedded.close();
+    },
+  };
+}

@@ -1,0 +1,146 @@
+import type { Sql, Tx } from "../db/database.js";
+import type { Position } from "../event-store/port.js";
+import type { Projector } from "./projector.js";
+
+export type Generation = {
+  projector: string;
+  generation: number;
+  version: number;
+  schemaName: string;
+  state: "building" | "active" | "retired";
+  checkpoint: Position;
+  eventsApplied: number;
+  updatedAt: Date;
+  lastError: string | null;
+};
+
+type GenerationRow = {
+  projector: string;
+  generation: number;
+  version: number;
+  schema_name: string;
+  state: Generation["state"];
+  checkpoint_commit: string;
+  checkpoint_index: string;
+  events_applied: string;
+  updated_at: Date;
+  last_error: string | null;
+};
+
+const toGeneration = (r: GenerationRow): Generation => ({
+  projector: r.projector,
+  generation: r.generation,
+  version: r.version,
+  schemaName: r.schema_name,
+  state: r.state,
+  checkpoint: { commit: BigInt(r.checkpoint_commit), index: BigInt(r.checkpoint_index) },
+  eventsApplied: Number(r.events_applied),
+  updatedAt: r.updated_at,
+  lastError: r.last_error,
+});
+
+/** Serialises generation changes of one projector across processes. */
+const lockProjector = (tx: Tx, name: string) => tx`select pg_advisory_xact_lock(hashtext(${`projector:${name}`}))`;
+
+export async function listGenerations(sql: Sql | Tx, projector?: string): Promise<Generation[]> {
+  const rows = await sql<GenerationRow[]>`
+    select * from projector_generations
+    where state <> 'retired' ${projector ? sql`and projector = ${projector}` : sql``}
+    order by projector, generation`;
+  return rows.map(toGeneration);
+}
+
+export async function findGeneration(sql: Sql | Tx, projector: string, state: "active" | "building") {
+  const [row] = await sql<GenerationRow[]>`
+    select * from projector_generations where projector = ${projector} and state = ${state}`;
+  return row ? toGeneration(row) : undefined;
+}
+
+/**
+ * Creates the projector's tables in a fresh schema. The first generation of a projector is
+ * active at once (there is nothing to keep serving); later ones start as building.
+ */
+export async function createGeneration(sql: Sql, projector: Projector): Promise<Generation> {
+  return sql.begin(async (tx) => {
+    await lockProjector(tx, projector.name);
+    const existing = await findGeneration(tx, projector.name, "building");
+    if (existing) return existing;
+    const active = await findGeneration(tx, projector.name, "active");
+    const [{ next } = { next: 1 }] = await tx<{ next: number }[]>`
+      select coalesce(max(generation), 0) + 1 as next from projector_generations where projector = ${projector.name}`;
+    const schemaName = `rm_${projector.name}_g${next}`;
+    await tx.unsafe(`drop schema if exists ${schemaName} cascade; create schema ${schemaName}`);
+    await tx`select set_config('search_path', ${schemaName}, true)`;
+    await tx.unsafe(projector.ddl);
+    const state = active ? "building" : "active";
+    const [row] = await tx<GenerationRow[]>`
+      insert into projector_generations (projector, generation, version, schema_name, state, activated_at)
+      values (${projector.name}, ${next}, ${projector.version}, ${schemaName}, ${state},
+              ${state === "active" ? tx`now()` : null})
+      returning *`;
+    if (state === "active") await pointViews(tx, projector, schemaName);
+    return toGeneration(row as GenerationRow);
+  });
+}
+
+/** Records progress only if nobody else moved the checkpoint since `from` was read. */
+export async function advanceCheckpoint(
+  tx: Tx,
+  generation: Generation,
+  from: Position,
+  to: Position,
+  applied: number,
+): Promise<boolean> {
+  const rows = await tx`
+    update projector_generations
+    set checkpoint_commit = ${to.commit.toString()}, checkpoint_index = ${to.index.toString()},
+        events_applied = events_applied + ${applied}, updated_at = now(), last_error = null
+    where projector = ${generation.projector} and generation = ${generation.generation} and state <> 'retired'
+      and checkpoint_commit = ${from.commit.toString()} and checkpoint_index = ${from.index.toString()}
+    returning 1`;
+  return rows.length === 1;
+}
+
+export async function recordError(sql: Sql, generation: Generation, message: string): Promise<void> {
+  await sql`update projector_generations set last_error = ${message}, updated_at = now()
+            where projector = ${generation.projector} and generation = ${generation.generation}`;
+}
+
+/**
+ * Makes a caught-up building generation the active one: readers switch in one transaction,
+ * and the old generation's schema is dropped. Refuses (returns false) while the building
+ * generation is behind the active one.
+ */
+export async function activate(sql: Sql, projector: Projector, building: Generation): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    await lockProjector(tx, projector.name);
+    const [fresh] = await tx<GenerationRow[]>`
+      select * from projector_generations
+      where projector = ${projector.name} and generation = ${building.generation} and state = 'building' for update`;
+    if (!fresh) return false;
+    const candidate = toGeneration(fresh);
+    const [old] = await tx<GenerationRow[]>`
+      select * from projector_generations where projector = ${projector.name} and state = 'active' for update`;
+    if (old) {
+      const previous = toGeneration(old);
+      const behind =
+        candidate.checkpoint.commit < previous.checkpoint.commit ||
+        (candidate.checkpoint.commit === previous.checkpoint.commit &&
+          candidate.checkpoint.index < previous.checkpoint.index);
+      if (behind) return false;
+      await tx`update projector_generations set state = 'retired', updated_at = now()
+               where projector = ${projector.name} and generation = ${previous.generation}`;
+    }
+    await tx`update projector_generations set state = 'active', activated_at = now(), updated_at = now()
+             where projector = ${projector.name} and generation = ${candidate.generation}`;
+    await pointViews(tx, projector, candidate.schemaName);
+    if (old) await tx.unsafe(`drop schema if exists ${(old as GenerationRow).schema_name} cascade`);
+    return true;
+  });
+}
+
+async function pointViews(tx: Tx, projector: Projector, schemaName: string) {
+  for (const table of projector.tables) {
+    await tx.unsafe(`drop view if exists public.${table}; create view public.${table} as select * from ${schemaName}.${table}`);
+  }
+}

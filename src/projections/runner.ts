@@ -1,0 +1,187 @@
+import { EventEmitter } from "node:events";
+import type { Sql } from "../db/database.js";
+import { comparePositions, type EventStore, type Position } from "../event-store/port.js";
+import {
+  activate,
+  advanceCheckpoint,
+  createGeneration,
+  findGeneration,
+  type Generation,
+  recordError,
+} from "./generations.js";
+import type { Projector } from "./projector.js";
+
+export type RunnerOptions = {
+  batchSize?: number;
+  /** How long an idle loop sleeps before looking for events appended by other processes. */
+  idlePollMs?: number;
+  onError?: (projector: string, error: unknown) => void;
+};
+
+/**
+ * Runs projectors as catch-up subscribers of the event store. Each batch is applied in one
+ * transaction that also moves the checkpoint with a compare-and-set, so effects happen
+ * exactly once even with several runners (API replicas, a worker, the CLI) on one database.
+ */
+export class ProjectionRunner {
+  private readonly batchSize: number;
+  private readonly idlePollMs: number;
+  private readonly progress = new EventEmitter();
+  private readonly wake = new EventEmitter();
+  private loops: Promise<void>[] = [];
+  private stopping = false;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly store: EventStore,
+    readonly projectors: readonly Projector[],
+    private readonly options: RunnerOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 500;
+    this.idlePollMs = options.idlePollMs ?? 250;
+    this.progress.setMaxListeners(0);
+    this.wake.setMaxListeners(0);
+  }
+
+  projector(name: string): Projector {
+    const projector = this.projectors.find((p) => p.name === name);
+    if (!projector) throw new Error(`unknown projector ${name}; known: ${this.projectors.map((p) => p.name).join(", ")}`);
+    return projector;
+  }
+
+  /** Starts one live loop per projector; a projector whose code version moved on is rebuilt first, while its old tables keep serving. */
+  start(): void {
+    const unsubscribe = this.store.onAppend(() => this.wake.emit("wake"));
+    this.loops = this.projectors.map((p) => this.live(p));
+    this.loops.push(
+      new Promise<void>((resolve) => this.wake.once("stop", resolve)).then(() => unsubscribe()),
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake.emit("stop");
+    this.wake.emit("wake");
+    await Promise.all(this.loops);
+  }
+
+  /** Brings every projector's active generation up to the current head of the log. */
+  async catchUp(names: readonly string[] = this.projectors.map((p) => p.name)): Promise<void> {
+    for (const name of names) {
+      const projector = this.projector(name);
+      let generation = await this.activeGeneration(projector);
+      for (;;) {
+        const step = await this.step(projector, generation);
+        generation = step.generation;
+        if (step.applied === 0) break;
+      }
+    }
+  }
+
+  /**
+   * Replays the log from the start into fresh tables while the current ones keep serving,
+   * then switches readers over in one transaction. Resumes an interrupted rebuild.
+   */
+  async rebuild(name: string): Promise<Generation> {
+    const projector = this.projector(name);
+    let building = await createGeneration(this.sql, projector);
+    for (;;) {
+      const step = await this.step(projector, building);
+      building = step.generation;
+      if (step.applied > 0) continue;
+      if (building.state === "active" || (await activate(this.sql, projector, building))) {
+        return (await findGeneration(this.sql, projector.name, "active")) as Generation;
+      }
+    }
+  }
+
+  /**
+   * Read-your-writes: resolves true once every named projector's active generation has
+   * applied the log up to `position`, false if that takes longer than `timeoutMs`.
+   */
+  async waitFor(names: readonly string[], position: Position, timeoutMs = 5000): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const checkpoints = await this.sql<{ commit: string; index: string }[]>`
+        select checkpoint_commit::text as commit, checkpoint_index::text as index from projector_generations
+        where state = 'active' and projector = any(${names as string[]})`;
+      const reached = checkpoints.filter(
+        (c) => comparePositions({ commit: BigInt(c.commit), index: BigInt(c.index) }, position) >= 0,
+      );
+      if (reached.length === names.length) return true;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) return false;
+      this.wake.emit("wake");
+      await this.nextProgress(Math.min(remaining, 50));
+    }
+  }
+
+  private async live(projector: Projector): Promise<void> {
+    while (!this.stopping) {
+      try {
+        const active = await this.activeGeneration(projector);
+        // A newer deployment owns a generation of a higher version; an older one waits for it.
+        if (active.version > projector.version) await this.idle();
+        else if (active.version < projector.version) await this.rebuild(projector.name);
+        else if ((await this.step(projector, active)).applied === 0) await this.idle();
+      } catch (error) {
+        this.options.onError?.(projector.name, error);
+        await this.idle();
+      }
+    }
+  }
+
+  private async activeGeneration(projector: Projector): Promise<Generation> {
+    return (await findGeneration(this.sql, projector.name, "active")) ?? createGeneration(this.sql, projector);
+  }
+
+  /** Applies the next batch after the generation's checkpoint; `applied` is 0 when caught up. */
+  private async step(projector: Projector, generation: Generation) {
+    const events = await this.store.readAll(generation.checkpoint, this.batchSize);
+    const last = events.at(-1);
+    if (!last) return { generation, applied: 0 };
+    const handled = projector.types ? events.filter((e) => projector.types?.has(e.type)) : events;
+    try {
+      const advanced = await this.sql.begin(async (tx) => {
+        if (!(await advanceCheckpoint(tx, generation, generation.checkpoint, last.position, handled.length))) return false;
+        await tx`select set_config('search_path', ${`${generation.schemaName}, public`}, true)`;
+        for (const event of handled) await projector.handle(tx, event);
+        return true;
+      });
+      if (!advanced) {
+        // Another runner moved this generation on, or it was retired by a switch.
+        const fresh = await findGeneration(this.sql, projector.name, generation.state === "building" ? "building" : "active");
+        return { generation: fresh ?? (await this.activeGeneration(projector)), applied: events.length };
+      }
+    } catch (error) {
+      await recordError(this.sql, generation, error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+    this.progress.emit("progress");
+    return { generation: { ...generation, checkpoint: last.position }, applied: events.length };
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake.off("wake", done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.idlePollMs);
+      this.wake.once("wake", done);
+    });
+  }
+
+  private nextProgress(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.progress.off("progress", done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.progress.once("progress", done);
+    });
+  }
+}

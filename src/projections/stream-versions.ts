@@ -1,0 +1,28 @@
+import { categoryOf } from "../../streams/envelope.js";
+import { defineProjector } from "./projector.js";
+
+/**
+ * The current revision of every stream. For a fixture stream this is the per-fixture
+ * version that fixture-scoped responses carry as a field and an ETag.
+ */
+export const streamVersions = defineProjector({
+  name: "stream_versions",
+  version: 1,
+  description: "Current revision and last event of every stream (per-fixture version stamps).",
+  tables: ["stream_version"],
+  ddl: `
+    create table stream_version (
+      stream_id text primary key,
+      category text not null,
+      revision bigint not null,
+      last_event_type text not null,
+      updated_at timestamptz not null
+    );
+    create index stream_version_category on stream_version (category, stream_id);`,
+  onEvery: (tx, event) => tx`
+    insert into stream_version (stream_id, category, revision, last_event_type, updated_at)
+    values (${event.streamId}, ${categoryOf(event.streamId)}, ${event.revision}, ${event.type}, ${event.recordedAt})
+    on conflict (stream_id) do update
+      set revision = excluded.revision, last_event_type = excluded.last_event_type, updated_at = excluded.updated_at
+      where stream_version.revision < excluded.revision`,
+});

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DuplicateEventId, START } from "../../src/event-store/port.js";
+import { PostgresEventStore } from "../../src/event-store/postgres.js";
+import { backends, type TestDatabase } from "../support/databases.js";
+import { anEvent, uniqueStream } from "../support/events.js";
+
+for (const backend of backends()) {
+  describe.skipIf(!backend.available)(`postgres adapter specifics on ${backend.name}`, () => {
+    let db: TestDatabase;
+    let store: PostgresEventStore;
+    beforeAll(async () => {
+      db = await backend.open();
+      store = new PostgresEventStore(db.sql);
+    });
+    afterAll(async () => db?.close());
+
+    it("refuses an event id already stored in another stream, writing nothing", async () => {
+      const event = anEvent();
+      await store.append(uniqueStream(), [event], "no_stream");
+      const other = uniqueStream();
+      await expect(store.append(other, [anEvent(), event], "no_stream")).rejects.toBeInstanceOf(DuplicateEventId);
+      expect(await store.readStream(other)).toEqual([]);
+    });
+  });
+}
+
+// Holding one transaction open while another commits needs two real backends: PGlite runs
+// transactions one at a time, so it cannot commit out of order at all.
+describe.skipIf(!backends()[1]?.available)("postgres adapter: commits out of position order", () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await (backends()[1] as { open: () => Promise<TestDatabase> }).open();
+  });
+  afterAll(async () => db?.close());
+
+  it("does not let a reader pass a lower position whose transaction commits later", async () => {
+    const store = new PostgresEventStore(db.sql);
+    const slowStream = uniqueStream();
+    const fastStream = uniqueStream();
+    let releaseSlow: () => void = () => {};
+    const slowMayCommit = new Promise<void>((resolve) => {
+      releaseSlow = resolve;
+    });
+    let slowInserted: () => void = () => {};
+    const slowHasPosition = new Promise<void>((resolve) => {
+      slowInserted = resolve;
+    });
+
+    // The slow writer takes the lower global position, then waits before committing.
+    const slow = db.sql.begin(async (tx) => {
+      const event = anEvent();
+      await tx`insert into streams (stream_id, revision) values (${slowStream}, 0)`;
+      await tx`insert into events (stream_id, stream_revision, event_id, event_type, data, metadata)
+               values (${slowStream}, 0, ${event.id}, ${event.type}, ${tx.json({})}, ${tx.json(event.metadata)})`;
+      slowInserted();
+      await slowMayCommit;
+    });
+    await slowHasPosition;
+    await store.append(fastStream, [anEvent()], "no_stream");
+
+    const whileSlowOpen = (await store.readAll(START, 100)).map((e) => e.streamId);
+    expect(whileSlowOpen).not.toContain(fastStream);
+
+    releaseSlow();
+    await slow;
+    const afterCommit = (await store.readAll(START, 100)).map((e) => e.streamId);
+    expect(afterCommit.indexOf(slowStream)).toBeGreaterThanOrEqual(0);
+    expect(afterCommit.indexOf(slowStream)).toBeLessThan(afterCommit.indexOf(fastStream));
+  });
+});
