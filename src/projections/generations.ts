@@ -70,7 +70,7 @@ export async function createGeneration(sql: Sql, projector: Projector): Promise<
       select coalesce(max(generation), 0) + 1 as next from projector_generations where projector = ${projector.name}`;
     const schemaName = `rm_${projector.name}_g${next}`;
     await tx.unsafe(`drop schema if exists ${schemaName} cascade; create schema ${schemaName}`);
-    await tx`select set_config('search_path', ${schemaName}, true)`;
+    await tx`select set_config('search_path', ${`${schemaName}, public`}, true)`;
     await tx.unsafe(projector.ddl);
     const state = active ? "building" : "active";
     const [row] = await tx<GenerationRow[]>`

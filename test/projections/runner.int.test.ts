@@ -1,0 +1,136 @@
+import { spawn } from "node:child_process";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PostgresEventStore } from "../../src/event-store/postgres.js";
+import { findGeneration, listGenerations } from "../../src/projections/generations.js";
+import { ProjectionRunner } from "../../src/projections/runner.js";
+import { streamVersions } from "../../src/projections/stream-versions.js";
+import { countingProjector } from "../support/counting-projector.js";
+import { backends, type TestDatabase } from "../support/databases.js";
+import { anEvent } from "../support/events.js";
+
+type Totals = { stream_id: string; events: number; total: string }[];
+
+for (const backend of backends()) {
+  describe.skipIf(!backend.available)(`projection runtime on ${backend.name}`, () => {
+    let db: TestDatabase;
+    let store: PostgresEventStore;
+    const runners: ProjectionRunner[] = [];
+    const runner = (...args: ConstructorParameters<typeof ProjectionRunner> extends [unknown, unknown, ...infer R] ? R : never) => {
+      const r = new ProjectionRunner(db.sql, store, ...args);
+      runners.push(r);
+      return r;
+    };
+
+    beforeEach(async () => {
+      db = await backend.open();
+      store = new PostgresEventStore(db.sql);
+    });
+    afterEach(async () => {
+      await Promise.all(runners.splice(0).map((r) => r.stop()));
+      await db.close();
+    });
+
+    /** Appends `perStream` events with values 1..n to each of `streams` streams. */
+    async function seed(streams: number, perStream: number) {
+      for (let s = 0; s < streams; s++) {
+        const batch = Array.from({ length: perStream }, (_, i) => anEvent({ data: { value: i + 1 } }));
+        await store.append(`test-${s}`, batch, "no_stream");
+      }
+    }
+    const expectedTotals = (streams: number, perStream: number) =>
+      Array.from({ length: streams }, (_, s) => ({
+        stream_id: `test-${s}`,
+        events: perStream,
+        total: String((perStream * (perStream + 1)) / 2),
+      }));
+    const totals = () => db.sql<Totals>`select stream_id, events, total::text from test_count order by stream_id`;
+
+    it("projects every event once and a second catch-up changes nothing", async () => {
+      await seed(3, 120);
+      const r = runner([countingProjector(), streamVersions], { batchSize: 50 });
+      await r.catchUp();
+      await r.catchUp();
+      expect(await totals()).toEqual(expectedTotals(3, 120));
+      const versions = await db.sql`select stream_id, category, revision::int from stream_version order by stream_id`;
+      expect(versions).toEqual([0, 1, 2].map((s) => ({ stream_id: `test-${s}`, category: "test", revision: 119 })));
+    });
+
+    it("applies each event exactly once when several runners share the database", async () => {
+      await seed(4, 100);
+      await Promise.all([0, 1, 2].map(() => runner([countingProjector()], { batchSize: 30 }).catchUp()));
+      expect(await totals()).toEqual(expectedTotals(4, 100));
+      const [active] = await listGenerations(db.sql, "test_counts");
+      expect(active?.eventsApplied).toBe(400);
+    });
+
+    it("resumes after being killed mid-batch and ends equal to a clean replay", async () => {
+      await seed(5, 60);
+      const child = spawn(process.execPath, ["--import", "tsx", "test/support/run-projector.ts", db.url], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      await new Promise<void>((resolve) => child.stdout.on("data", (d: Buffer) => d.includes("started") && resolve()));
+      // Let it commit some batches and be inside another one: 40 events x 2 ms a batch.
+      await new Promise((r) => setTimeout(r, 400));
+      child.kill("SIGKILL");
+      await exited;
+
+      const interrupted = await findGeneration(db.sql, "test_counts", "active");
+      const appliedBeforeCrash = interrupted?.eventsApplied ?? 0;
+      expect(appliedBeforeCrash).toBeLessThan(300);
+      const partial = await totals();
+      expect(partial.reduce((n, r) => n + r.events, 0)).toBe(appliedBeforeCrash);
+
+      await runner([countingProjector()], { batchSize: 40 }).catchUp();
+      expect(await totals()).toEqual(expectedTotals(5, 60));
+    }, 60_000);
+
+    it("rebuilds into fresh tables while the old ones keep serving, then switches", async () => {
+      await seed(2, 50);
+      const live = runner([countingProjector()]);
+      await live.catchUp();
+      const before = await findGeneration(db.sql, "test_counts", "active");
+
+      // Version 2 of the rule counts nothing. While it replays, readers (the public views)
+      // must still see version 1's answers.
+      const seenByReaders: Totals[] = [];
+      const v2 = {
+        ...countingProjector({ version: 2 }),
+        handle: async (tx: Parameters<ReturnType<typeof countingProjector>["handle"]>[0]) => {
+          seenByReaders.push(await tx<Totals>`select stream_id, events, total::text from public.test_count order by stream_id`);
+        },
+      };
+      const rebuilt = await runner([v2]).rebuild("test_counts");
+      expect(rebuilt.generation).toBe((before?.generation ?? 0) + 1);
+      expect(rebuilt.version).toBe(2);
+      expect(seenByReaders).toHaveLength(100);
+      for (const seen of seenByReaders) expect(seen).toEqual(expectedTotals(2, 50));
+      expect(await totals()).toEqual([]);
+      const schemas = await db.sql`select nspname from pg_namespace where nspname like 'rm_test_counts_%'`;
+      expect(schemas.map((s) => s.nspname)).toEqual([rebuilt.schemaName]);
+    });
+
+    it("rebuilds by itself when the running code has a newer projector version", async () => {
+      await seed(1, 10);
+      await runner([countingProjector()]).catchUp();
+      const r = runner([countingProjector({ version: 3 })], { idlePollMs: 20 });
+      r.start();
+      await expect
+        .poll(async () => (await findGeneration(db.sql, "test_counts", "active"))?.version, { timeout: 10_000 })
+        .toBe(3);
+      expect(await totals()).toEqual(expectedTotals(1, 10));
+    });
+
+    it("lets a command wait until chosen projectors have reached its append", async () => {
+      const r = runner([countingProjector()], { idlePollMs: 1000 });
+      r.start();
+      const { position } = await store.append("test-0", [anEvent({ data: { value: 7 } })], "no_stream");
+      expect(await r.waitFor(["test_counts"], position, 5000)).toBe(true);
+      expect(await totals()).toEqual([{ stream_id: "test-0", events: 1, total: "7" }]);
+
+      await r.stop();
+      const next = await store.append("test-0", [anEvent()], 0);
+      expect(await r.waitFor(["test_counts"], next.position, 200)).toBe(false);
+    });
+  });
+}
