@@ -1,0 +1,61 @@
+import { randomUUID } from "node:crypto";
+import type { EventCatalogue } from "../../streams/catalogue.js";
+import type { EventMetadata } from "../../streams/envelope.js";
+import { type AppendResult, type EventStore, type RecordedEvent, WrongExpectedRevision } from "../event-store/port.js";
+
+export type DecidedEvent = { type: string; data: unknown };
+
+/** The pure parts of a command: fold a stream into state, decide what happens next. */
+export type Decider<Command, State> = {
+  initialState: () => State;
+  evolve: (state: State, event: { type: string; data: unknown }) => State;
+  /** Returns the new events, or throws a DomainError. Must be pure: `now` and lookups come in the command. */
+  decide: (command: Command, state: State) => DecidedEvent[];
+};
+
+export type CommandContext = { actor: string; requestId?: string; correlationId?: string; now: Date };
+
+export type HandleResult = AppendResult & { events: RecordedEventLike[] };
+type RecordedEventLike = Pick<RecordedEvent, "id" | "type" | "data">;
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Loads the stream, folds it, decides and appends with the revision it read. When another
+ * writer got there first the stream is read again and the command decided again, a bounded
+ * number of times, so a decision is never taken on stale state.
+ */
+export async function handleCommand<Command, State>(
+  store: EventStore,
+  catalogue: EventCatalogue,
+  streamId: string,
+  decider: Decider<Command, State>,
+  command: Command,
+  context: CommandContext,
+): Promise<HandleResult> {
+  for (let attempt = 1; ; attempt++) {
+    const history = await store.readStream(streamId);
+    const state = history.reduce(
+      (s, e) => decider.evolve(s, { type: e.type, data: catalogue.parse(e.type, e.data) }),
+      decider.initialState(),
+    );
+    const decided = decider.decide(command, state);
+    if (decided.length === 0) {
+      return { nextRevision: history.length - 1, position: history.at(-1)?.position ?? { commit: 0n, index: 0n }, events: [] };
+    }
+    const metadata: EventMetadata = {
+      actor: context.actor,
+      occurredAt: context.now.toISOString(),
+      schemaVersion: 1,
+      ...(context.requestId ? { requestId: context.requestId } : {}),
+      ...(context.correlationId ? { correlationId: context.correlationId } : {}),
+    };
+    const events = decided.map((e) => ({ id: randomUUID(), type: e.type, data: catalogue.parse(e.type, e.data), metadata }));
+    try {
+      const result = await store.append(streamId, events, history.length === 0 ? "no_stream" : history.length - 1);
+      return { ...result, events };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+}

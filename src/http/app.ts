@@ -1,0 +1,85 @@
+import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
+import { createRouter, type Router } from "./api.js";
+import { ApiError } from "./errors.js";
+import type { Logger } from "./logging.js";
+
+export type AppDependencies = { logger: Logger };
+export type RouteRegistration = (app: Router, deps: AppDependencies) => unknown;
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The whole HTTP surface: middleware, every route, and the one place errors become responses. */
+export function createApp(deps: AppDependencies, routes: readonly RouteRegistration[]): Router {
+  const app = createRouter();
+  app.use(requestId());
+  app.use(requestLog(deps.logger));
+  app.use("/api/v1/*", apiVersion);
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ApiError("PAYLOAD_TOO_LARGE", `The request body is over ${MAX_BODY_BYTES} bytes`);
+      },
+    }),
+  );
+
+  for (const register of routes) register(app, deps);
+
+  app.notFound(notFound);
+  app.onError(onError(deps.logger));
+  return app;
+}
+
+const apiVersion: MiddlewareHandler = async (c, next) => {
+  await next();
+  c.res.headers.set("API-Version", "v1");
+};
+
+const requestLog =
+  (logger: Logger): MiddlewareHandler =>
+  async (c, next) => {
+    const started = performance.now();
+    await next();
+    // Only these fields are logged: never headers, so no credential can leak into logs.
+    logger.info(
+      {
+        requestId: c.get("requestId"),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+      },
+      "request",
+    );
+  };
+
+const notFound: NotFoundHandler = (c) => {
+  const version = /^\/api\/(v\d+)(?:\/|$)/.exec(c.req.path)?.[1];
+  const error =
+    version && version !== "v1"
+      ? new ApiError("UNSUPPORTED_API_VERSION", `API version ${version} is not supported; use /api/v1`)
+      : new ApiError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`);
+  return c.json(error.toBody(), error.status);
+};
+
+const onError =
+  (logger: Logger): ErrorHandler =>
+  (error, c) => {
+    const known = toApiError(error);
+    if (known) return respond(c, known);
+    logger.error({ requestId: c.get("requestId"), err: error }, "unhandled error");
+    return respond(c, new ApiError("INTERNAL_SERVER_ERROR", "An unexpected error occurred"));
+  };
+
+function toApiError(error: Error): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HTTPException && error.status === 400 && /JSON/i.test(error.message)) {
+    return new ApiError("INVALID_JSON", "The request body is not valid JSON");
+  }
+  return undefined;
+}
+
+const respond = (c: Context, error: ApiError) => c.json(error.toBody(), error.status);

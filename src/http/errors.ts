@@ -1,0 +1,101 @@
+import { z } from "@hono/zod-openapi";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** Every error code the API answers with, and the status each one carries. */
+export const ERROR_STATUS = {
+  INVALID_JSON: 400,
+  VALIDATION_FAILED: 400,
+  UNAUTHORIZED: 401,
+  API_KEY_UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  UNSUPPORTED_API_VERSION: 404,
+  DUPLICATE_EVENT_ID: 409,
+  EVENT_CONFLICT: 409,
+  INVALID_SUBMITTER_ACCESS_TRANSITION: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  DATE_UNSUPPORTED: 422,
+  RATE_LIMIT_EXCEEDED: 429,
+  QUOTA_EXCEEDED: 429,
+  INTERNAL_SERVER_ERROR: 500,
+  ACCOUNT_DELETION_UNAVAILABLE: 501,
+  UPSTREAM_ERROR: 502,
+  RATE_LIMIT_UNAVAILABLE: 503,
+  WEATHER_SERVICE_UNAVAILABLE: 503,
+  UPSTREAM_TIMEOUT: 504,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export type ErrorDetail = { code: string; message: string; field: string; eventIndex?: number };
+
+export const errorDetailSchema = z
+  .object({
+    code: z.string().openapi({ example: "INVALID_FIELD" }),
+    message: z.string().openapi({ example: "Expected a number" }),
+    field: z.string().openapi({
+      description: "Dotted path of the offending input, e.g. `events.3.wickets.0.fielders.2.participantId` or a query parameter name.",
+      example: "limit",
+    }),
+    eventIndex: z.number().int().min(0).optional().openapi({ description: "Zero-based index of the submitted event the problem is in." }),
+  })
+  .openapi("ErrorDetail");
+
+export const errorEnvelopeSchema = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: "NOT_FOUND" }),
+      message: z.string().openapi({ description: "Safe, human-readable explanation.", example: "No such resource" }),
+      details: z.array(errorDetailSchema).optional(),
+    }),
+  })
+  .openapi("Error");
+
+/**
+ * An error the API reports in its envelope. Handlers and middleware throw these; one
+ * `onError` turns them into responses, so handlers hold no try/catch.
+ */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    /** Overrides the code's usual status, e.g. 422 for VALIDATION_FAILED on a request body. */
+    readonly status: ContentfulStatusCode = ERROR_STATUS[code],
+  ) {
+    super(message);
+  }
+
+  toBody() {
+    return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
+  }
+}
+
+export const notFound = (what = "resource") => new ApiError("NOT_FOUND", `No such ${what}`);
+
+/** Documents an error response in an operation: `errorResponses(400, 404)`. */
+export function errorResponses(...statuses: ContentfulStatusCode[]) {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      {
+        description: errorDescriptions[status] ?? "Error",
+        content: { "application/json": { schema: errorEnvelopeSchema } },
+      },
+    ]),
+  );
+}
+
+const errorDescriptions: Partial<Record<ContentfulStatusCode, string>> = {
+  400: "Invalid query, path parameter or JSON (VALIDATION_FAILED, INVALID_JSON)",
+  401: "Missing or invalid credentials",
+  403: "Not allowed",
+  404: "Unknown resource (NOT_FOUND)",
+  409: "Conflict with the current state",
+  413: "Body over 1 MB (PAYLOAD_TOO_LARGE)",
+  422: "Invalid request body (VALIDATION_FAILED)",
+  429: "Rate limit or quota exceeded",
+  500: "Unexpected failure (INTERNAL_SERVER_ERROR); no detail is given",
+  503: "A dependency is unavailable",
+};

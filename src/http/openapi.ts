@@ -1,0 +1,46 @@
+import { stringify } from "yaml";
+import type { Router } from "./api.js";
+import { registerPlanned } from "./planned.js";
+
+/** The contract's own revision; independent of the /api/v1 URL major version. */
+export const CONTRACT_VERSION = "1.0.0";
+
+const description = `Ball-by-ball cricket data, published read-only, and statistics derived from it.
+
+Every operation carries \`x-implementation-status\`: \`implemented\` operations are deployed;
+\`planned\` ones are agreed but not deployed yet and answer 404.
+
+Errors use one envelope: \`{"error": {"code", "message", "details?"}}\`.
+
+Match data: [Cricsheet](https://cricsheet.org/), under the Open Data Commons Attribution License (ODC-By 1.0).`;
+
+/** The OpenAPI 3.1 document, generated from the same route definitions the server runs. */
+export function openApiDocument(app: Router) {
+  registerPlanned(app.openAPIRegistry);
+  return app.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: {
+      title: "Cricket Analytics Service API",
+      version: CONTRACT_VERSION,
+      description,
+      license: { name: "MIT", url: "https://opensource.org/license/mit" },
+    },
+    servers: [{ url: "/", description: "This server" }],
+    tags: [
+      { name: "Health", description: "Liveness" },
+      { name: "Documentation", description: "The contract and its interactive reference" },
+      { name: "Public reads", description: "Competitions, seasons, fixtures, events, competitors and participants" },
+      { name: "Statistics", description: "Derived fixture statistics, participant aggregates and leaderboards" },
+      { name: "Analytics", description: "Structured and natural-language queries" },
+      { name: "Weather", description: "Weather context from an external provider" },
+      { name: "Account and access", description: "The signed-in user and submitter access" },
+      { name: "Submissions", description: "Direct submissions and corrections" },
+      { name: "Batches", description: "Staged batch ingestion" },
+      { name: "Dataset releases", description: "Immutable dataset releases" },
+      { name: "API consumers", description: "Consumer keys, limits and usage" },
+      { name: "Deprecated aliases", description: "Keyed /api/v1/consumer/* mirrors of the canonical reads" },
+    ],
+  });
+}
+
+export const toYaml = (document: object) => stringify(document, { aliasDuplicateObjects: false });

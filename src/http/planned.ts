@@ -1,0 +1,116 @@
+import { z } from "@hono/zod-openapi";
+import type { Router } from "./api.js";
+
+type OpenAPIRegistry = Router["openAPIRegistry"];
+import { errorResponses } from "./errors.js";
+
+type Method = "get" | "post" | "put" | "patch" | "delete";
+type Planned = [method: Method, path: string, tag: string, summary: string];
+
+/**
+ * Operations of the interface specification that are agreed but not deployed yet. They are
+ * in the published contract marked `x-implementation-status: planned` and answer 404 until
+ * their issue lands; each moves to a real route definition then.
+ */
+const PLANNED: Planned[] = [
+  ["get", "/api/v1/competitions", "Public reads", "List competitions (filter name)"],
+  ["get", "/api/v1/competitions/{competitionId}", "Public reads", "One competition"],
+  ["get", "/api/v1/seasons", "Public reads", "List seasons"],
+  ["get", "/api/v1/seasons/{seasonId}", "Public reads", "One season"],
+  ["get", "/api/v1/fixtures", "Public reads", "List fixtures"],
+  ["get", "/api/v1/fixtures/{fixtureId}", "Public reads", "One fixture"],
+  ["get", "/api/v1/fixtures/{fixtureId}/events", "Public reads", "Accepted delivery events in occurrence order"],
+  ["get", "/api/v1/fixtures/{fixtureId}/events/{eventId}", "Public reads", "One current accepted event"],
+  ["get", "/api/v1/fixtures/{fixtureId}/events/export.json", "Public reads", "Every matching event as JSON"],
+  ["get", "/api/v1/fixtures/{fixtureId}/events/export.csv", "Public reads", "Every matching event as CSV"],
+  ["get", "/api/v1/fixtures/{fixtureId}/statistics", "Statistics", "Derived fixture statistics"],
+  ["get", "/api/v1/fixtures/{fixtureId}/statistics/{statisticId}", "Statistics", "One fixture statistic"],
+  ["get", "/api/v1/fixtures/{fixtureId}/statistics/{statisticId}/events/export.json", "Statistics", "Contributing events of a statistic as JSON"],
+  ["get", "/api/v1/fixtures/{fixtureId}/statistics/{statisticId}/events/export.csv", "Statistics", "Contributing events of a statistic as CSV"],
+  ["get", "/api/v1/fixtures/{fixtureId}/weather", "Weather", "Weather on a fixture's start date at its venue"],
+  ["get", "/api/v1/competitors", "Public reads", "List competitors"],
+  ["get", "/api/v1/competitors/{competitorId}", "Public reads", "One competitor"],
+  ["get", "/api/v1/participants", "Public reads", "List participants"],
+  ["get", "/api/v1/participants/{participantId}", "Public reads", "One participant"],
+  ["get", "/api/v1/participants/{participantId}/fixtures", "Public reads", "A participant's fixtures"],
+  ["get", "/api/v1/participants/{participantId}/statistics", "Statistics", "A participant's season, competition and career aggregates"],
+  ["get", "/api/v1/participants/{participantId}/statistics/{statisticId}", "Statistics", "One participant aggregate"],
+  ["get", "/api/v1/statistics/leaderboards", "Statistics", "Ranked leaderboard for a season or competition"],
+  ["post", "/api/v1/query-definitions/evaluate", "Analytics", "Evaluate a structured query definition"],
+  ["post", "/api/v1/natural-language-queries", "Analytics", "Answer a plain-English question"],
+  ["get", "/api/v1/weather", "Weather", "Weather for a location and date"],
+  ["get", "/api/v1/auth/me", "Account and access", "The signed-in user"],
+  ["delete", "/api/v1/account", "Account and access", "Delete the signed-in account"],
+  ["post", "/api/v1/submitter-access-requests", "Account and access", "Request submitter access"],
+  ["get", "/api/v1/admin/users", "Account and access", "List active users"],
+  ["patch", "/api/v1/admin/users/{userId}/submitter-access", "Account and access", "Approve, revoke or rescope submitter access"],
+  ["post", "/api/v1/admin/users/{userId}/submitter-access/rejection", "Account and access", "Reject a submitter access request"],
+  ["patch", "/api/v1/admin/users/{userId}/role", "Account and access", "Promote a user to admin"],
+  ["post", "/api/v1/submissions", "Submissions", "Submit delivery events"],
+  ["post", "/api/v1/submissions/uploads", "Submissions", "Upload a JSON or CSV submission file"],
+  ["put", "/api/v1/submissions/events/{eventId}", "Submissions", "Correct an accepted delivery"],
+  ["get", "/api/v1/submissions/events/{eventId}/history", "Submissions", "Audit history of a delivery"],
+  ["post", "/api/v1/batches", "Batches", "Receive a batch package"],
+  ["get", "/api/v1/batches", "Batches", "The caller's batches"],
+  ["get", "/api/v1/batches/{batchReference}", "Batches", "Batch lifecycle status"],
+  ["get", "/api/v1/batches/{batchReference}/report", "Batches", "Batch item outcomes"],
+  ["get", "/api/v1/batches/{batchReference}/report/download", "Batches", "Complete batch report"],
+  ["post", "/api/v1/batches/{batchReference}/canonical-fixtures", "Batches", "Create a canonical fixture for an unresolved one"],
+  ["get", "/api/v1/dataset-releases", "Dataset releases", "Immutable releases, newest first"],
+  ["get", "/api/v1/dataset-releases/{version}", "Dataset releases", "Release metadata"],
+  ["get", "/api/v1/dataset-releases/{version}/artifact.json", "Dataset releases", "Release artefact bytes"],
+  ["post", "/api/v1/admin/dataset-releases", "Dataset releases", "Publish a dataset release"],
+  ["get", "/api/v1/admin/dataset-release-jobs/{jobId}", "Dataset releases", "Release generation job"],
+  ["get", "/api/v1/admin/api-consumers", "API consumers", "The administrator's consumers and key metadata"],
+  ["post", "/api/v1/admin/api-consumers", "API consumers", "Issue a consumer and its first key"],
+  ["post", "/api/v1/admin/api-consumers/{consumerId}/keys/rotate", "API consumers", "Rotate a consumer's keys"],
+  ["delete", "/api/v1/admin/api-consumers/{consumerId}/keys/{keyId}", "API consumers", "Revoke one key"],
+  ["get", "/api/v1/admin/api-consumers/{consumerId}/usage", "API consumers", "A consumer's usage aggregates"],
+  ["get", "/api/v1/consumer/usage", "API consumers", "The calling consumer's own usage"],
+  ...[
+    "/competitions",
+    "/fixtures",
+    "/fixtures/{fixtureId}",
+    "/fixtures/{fixtureId}/events",
+    "/fixtures/{fixtureId}/events/{eventId}",
+    "/fixtures/{fixtureId}/events/export.json",
+    "/fixtures/{fixtureId}/events/export.csv",
+    "/fixtures/{fixtureId}/statistics",
+    "/fixtures/{fixtureId}/statistics/{statisticId}",
+    "/fixtures/{fixtureId}/statistics/{statisticId}/events/export.json",
+    "/fixtures/{fixtureId}/statistics/{statisticId}/events/export.csv",
+    "/participants/{participantId}/statistics",
+    "/participants/{participantId}/statistics/{statisticId}",
+  ].map((tail): Planned => ["get", `/api/v1/consumer${tail}`, "Deprecated aliases", `Deprecated keyed alias of /api/v1${tail}`]),
+];
+
+const operationId = (method: Method, path: string) =>
+  method +
+  path
+    .replace("/api/v1", "")
+    .split(/[/.-]/)
+    .filter(Boolean)
+    .map((part) => part.replace(/[{}]/g, ""))
+    .map((part) => part[0]?.toUpperCase() + part.slice(1))
+    .join("");
+
+const registered = new WeakSet<OpenAPIRegistry>();
+
+export function registerPlanned(registry: OpenAPIRegistry): void {
+  if (registered.has(registry)) return;
+  registered.add(registry);
+  for (const [method, path, tag, summary] of PLANNED) {
+    const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+    registry.registerPath({
+      method,
+      path,
+      tags: [tag],
+      summary,
+      operationId: operationId(method, path),
+      "x-implementation-status": "planned",
+      ...(tag === "Deprecated aliases" ? { deprecated: true } : {}),
+      request: names.length ? { params: z.object(Object.fromEntries(names.map((n) => [n, z.string()]))) } : {},
+      responses: errorResponses(404),
+    });
+  }
+}

@@ -1,0 +1,30 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { implemented, type Router } from "../http/api.js";
+import { errorResponses } from "../http/errors.js";
+
+export const SERVICE_NAME = "cricket-analytics-service";
+
+const healthSchema = z
+  .object({
+    status: z.literal("ok").openapi({ description: "Always `ok` when the process can answer." }),
+    service: z.string().openapi({ example: SERVICE_NAME }),
+    timestamp: z.iso.datetime().openapi({ description: "Server time, ISO 8601 UTC.", example: "2026-11-22T10:15:00.000Z" }),
+  })
+  .openapi("Health");
+
+const route = createRoute({
+  method: "get",
+  path: "/api/v1/health",
+  tags: ["Health"],
+  operationId: "getHealth",
+  summary: "Liveness of the API process",
+  description: "Answers without touching the database, so it measures the HTTP layer alone.",
+  ...implemented,
+  responses: {
+    200: { description: "The service is up", content: { "application/json": { schema: healthSchema } } },
+    ...errorResponses(500),
+  },
+});
+
+export const registerHealth = (app: Router) =>
+  app.openapi(route, (c) => c.json({ status: "ok" as const, service: SERVICE_NAME, timestamp: new Date().toISOString() }, 200));

@@ -1,0 +1,18 @@
+import { Writable } from "node:stream";
+import { createApp, type RouteRegistration } from "../../src/http/app.js";
+import { createLogger } from "../../src/http/logging.js";
+import { apiRoutes } from "../../src/http/routes.js";
+
+/** The real app with a logger whose output the test can read. */
+export function testApp(routes: readonly RouteRegistration[] = apiRoutes) {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...chunk.toString().trim().split("\n"));
+      done();
+    },
+  });
+  const logger = createLogger("info", sink);
+  const app = createApp({ logger }, routes);
+  return { app, logs: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>), rawLogs: () => lines.join("\n") };
+}
