@@ -22,6 +22,7 @@ const settingsSchema = z.object({
   REDIS_URL: urlWithScheme("REDIS_URL", ["redis", "rediss"]).optional(),
   EVENTSTORE_URL: urlWithScheme("EVENTSTORE_URL", ["kurrentdb", "kurrentdb+discover", "esdb", "esdb+discover"]).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  PROJECTORS: z.enum(["on", "off"], { message: "PROJECTORS must be on or off" }).default("on"),
 });
 
 export type Settings = {
@@ -31,6 +32,8 @@ export type Settings = {
   redisUrl: string | undefined;
   eventStoreUrl: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** Whether this API process also runs the projectors (off for API replicas beside a worker). */
+  runProjectors: boolean;
 };
 
 export class InvalidSettings extends Error {
@@ -65,5 +68,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     redisUrl: s.REDIS_URL,
     eventStoreUrl: s.EVENTSTORE_URL,
     logLevel: s.LOG_LEVEL,
+    runProjectors: s.PROJECTORS === "on",
   };
 }

@@ -1,0 +1,45 @@
+import { Command, CommanderError } from "commander";
+import { InvalidSettings, loadSettings } from "../config.js";
+import { createApp } from "../http/app.js";
+import { createLogger } from "../http/logging.js";
+import { openApiDocument, toYaml } from "../http/openapi.js";
+import { apiRoutes } from "../http/routes.js";
+import { openRuntime, type Runtime } from "../runtime.js";
+import { projectionCommands } from "./projections.js";
+
+/**
+ * `cricket`: the operator's tool. It works on the same data as the server: on the embedded
+ * default it connects to a running server's database, or opens the data directory itself.
+ */
+const program = new Command("cricket")
+  .description("Cricket Analytics Service command-line tool")
+  .showHelpAfterError()
+  .exitOverride();
+
+async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T> {
+  const settings = loadSettings();
+  const runtime = await openRuntime(settings, createLogger(settings.logLevel === "info" ? "warn" : settings.logLevel));
+  try {
+    return await work(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
+projectionCommands(program, withRuntime);
+
+program
+  .command("openapi")
+  .description("print the OpenAPI 3.1 document (YAML) the server publishes at /openapi.yaml")
+  .action(() => {
+    const app = createApp({ logger: createLogger("silent") }, apiRoutes);
+    process.stdout.write(toYaml(openApiDocument(app)));
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode);
+  process.stderr.write(`${error instanceof InvalidSettings || error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}

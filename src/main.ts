@@ -1,0 +1,41 @@
+import { serve } from "@hono/node-server";
+import { InvalidSettings, loadSettings } from "./config.js";
+import { createApp } from "./http/app.js";
+import { apiRoutes } from "./http/routes.js";
+import { openRuntime } from "./runtime.js";
+
+/** `npm start`: the API (and, unless PROJECTORS=off, the projectors) on the configured database. */
+async function main() {
+  const settings = loadSettings();
+  const runtime = await openRuntime(settings);
+  const { logger } = runtime;
+  if (settings.runProjectors) runtime.projections.start();
+  const app = createApp({ logger }, apiRoutes);
+  const server = serve({ fetch: app.fetch, port: settings.port, hostname: "0.0.0.0" }, (info) =>
+    logger.info(
+      { port: info.port, database: runtime.db.kind, eventStore: runtime.store.adapter, projectors: settings.runProjectors },
+      `Cricket Analytics Service listening on http://localhost:${info.port} (API reference at /docs)`,
+    ),
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof InvalidSettings) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,37 @@
+import type { Settings } from "./config.js";
+import { type Database, openDatabase } from "./db/database.js";
+import type { EventStore } from "./event-store/port.js";
+import { openEventStore } from "./event-store/open.js";
+import { createLogger, type Logger } from "./http/logging.js";
+import { projectors } from "./projections/registry.js";
+import { ProjectionRunner } from "./projections/runner.js";
+
+/** What every entry point (server, worker, CLI) stands on: database, event store, projectors. */
+export type Runtime = {
+  settings: Settings;
+  logger: Logger;
+  db: Database;
+  store: EventStore;
+  projections: ProjectionRunner;
+  close(): Promise<void>;
+};
+
+export async function openRuntime(settings: Settings, logger = createLogger(settings.logLevel)): Promise<Runtime> {
+  const db = await openDatabase(settings);
+  const store = openEventStore(settings, db.sql);
+  const projections = new ProjectionRunner(db.sql, store, projectors, {
+    onError: (projector, err) => logger.error({ projector, err }, "projector failed; retrying"),
+  });
+  return {
+    settings,
+    logger,
+    db,
+    store,
+    projections,
+    async close() {
+      await projections.stop();
+      await store.close();
+      await db.close();
+    },
+  };
+}
