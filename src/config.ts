@@ -20,7 +20,12 @@ const settingsSchema = z.object({
   DATA_DIR: z.string().trim().min(1, "DATA_DIR must not be empty").default("./data"),
   DATABASE_URL: urlWithScheme("DATABASE_URL", ["postgres", "postgresql"]).optional(),
   REDIS_URL: urlWithScheme("REDIS_URL", ["redis", "rediss"]).optional(),
-  EVENTSTORE_URL: urlWithScheme("EVENTSTORE_URL", ["kurrentdb", "kurrentdb+discover", "esdb", "esdb+discover"]).optional(),
+  EVENTSTORE_URL: urlWithScheme("EVENTSTORE_URL", [
+    "kurrentdb",
+    "kurrentdb+discover",
+    "esdb",
+    "esdb+discover",
+  ]).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   PROJECTORS: z.enum(["on", "off"], { message: "PROJECTORS must be on or off" }).default("on"),
 });

@@ -13,7 +13,12 @@ async function main() {
   const app = createApp({ logger }, apiRoutes);
   const server = serve({ fetch: app.fetch, port: settings.port, hostname: "0.0.0.0" }, (info) =>
     logger.info(
-      { port: info.port, database: runtime.db.kind, eventStore: runtime.store.adapter, projectors: settings.runProjectors },
+      {
+        port: info.port,
+        database: runtime.db.kind,
+        eventStore: runtime.store.adapter,
+        projectors: settings.runProjectors,
+      },
       `Cricket Analytics Service listening on http://localhost:${info.port} (API reference at /docs)`,
     ),
   );
@@ -35,7 +40,9 @@ main().catch((error: unknown) => {
   if (error instanceof InvalidSettings) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
   }
   process.exit(1);
 });

@@ -1,7 +1,7 @@
 import type { Settings } from "./config.js";
 import { type Database, openDatabase } from "./db/database.js";
-import type { EventStore } from "./event-store/port.js";
 import { openEventStore } from "./event-store/open.js";
+import type { EventStore } from "./event-store/port.js";
 import { createLogger, type Logger } from "./http/logging.js";
 import { projectors } from "./projections/registry.js";
 import { ProjectionRunner } from "./projections/runner.js";

@@ -40,6 +40,8 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode);
-  process.stderr.write(`${error instanceof InvalidSettings || error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `${error instanceof InvalidSettings || error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 }

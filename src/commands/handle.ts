@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { EventCatalogue } from "../../streams/catalogue.js";
 import type { EventMetadata } from "../../streams/envelope.js";
-import { type AppendResult, type EventStore, type RecordedEvent, WrongExpectedRevision } from "../event-store/port.js";
+import {
+  type AppendResult,
+  type EventStore,
+  type RecordedEvent,
+  START,
+  WrongExpectedRevision,
+} from "../event-store/port.js";
 
 export type DecidedEvent = { type: string; data: unknown };
 
@@ -41,7 +47,11 @@ export async function handleCommand<Command, State>(
     );
     const decided = decider.decide(command, state);
     if (decided.length === 0) {
-      return { nextRevision: history.length - 1, position: history.at(-1)?.position ?? { commit: 0n, index: 0n }, events: [] };
+      return {
+        nextRevision: history.length - 1,
+        position: history.at(-1)?.position ?? START,
+        events: [],
+      };
     }
     const metadata: EventMetadata = {
       actor: context.actor,
@@ -50,7 +60,12 @@ export async function handleCommand<Command, State>(
       ...(context.requestId ? { requestId: context.requestId } : {}),
       ...(context.correlationId ? { correlationId: context.correlationId } : {}),
     };
-    const events = decided.map((e) => ({ id: randomUUID(), type: e.type, data: catalogue.parse(e.type, e.data), metadata }));
+    const events = decided.map((e) => ({
+      id: randomUUID(),
+      type: e.type,
+      data: catalogue.parse(e.type, e.data),
+      metadata,
+    }));
     try {
       const result = await store.append(streamId, events, history.length === 0 ? "no_stream" : history.length - 1);
       return { ...result, events };

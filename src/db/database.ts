@@ -24,7 +24,14 @@ export async function openDatabase(settings: Pick<Settings, "databaseUrl" | "dat
   }
   const embedded = await openEmbedded(settings.dataDir);
   // One backend serves every connection in turn, so a large pool only queues.
-  const sql = postgres({ host: "127.0.0.1", port: embedded.port, user: "postgres", database: "postgres", max: 4, ...quiet });
+  const sql = postgres({
+    host: "127.0.0.1",
+    port: embedded.port,
+    user: "postgres",
+    database: "postgres",
+    max: 4,
+    ...quiet,
+  });
   await migrate(sql);
   return {
     sql,

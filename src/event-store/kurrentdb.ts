@@ -1,16 +1,16 @@
 import { EventEmitter } from "node:events";
 import {
   type AllStreamResolvedEvent,
-  type AppendStreamState,
   ANY,
+  type AppendStreamState,
   excludeSystemEvents,
   FORWARDS,
   jsonEvent,
+  START as KURRENT_START,
   KurrentDBClient,
   NO_STREAM,
   type ReadPosition,
   type ResolvedEvent,
-  START as KURRENT_START,
   StreamNotFoundError,
   WrongExpectedVersionError,
 } from "@kurrent/kurrentdb-client";
@@ -51,7 +51,9 @@ export class KurrentDbEventStore implements EventStore {
     try {
       const result = await this.client.appendToStream(
         streamId,
-        events.map((e) => jsonEvent({ id: e.id, type: e.type, data: e.data as Record<string, unknown>, metadata: e.metadata })),
+        events.map((e) =>
+          jsonEvent({ id: e.id, type: e.type, data: e.data as Record<string, unknown>, metadata: e.metadata }),
+        ),
         { streamState: toStreamState(expected) },
       );
       this.appended.emit("append");

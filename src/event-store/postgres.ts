@@ -109,7 +109,9 @@ export class PostgresEventStore implements EventStore {
    */
   private async previousAppend(sql: Sql | Tx, streamId: string, events: readonly NewEvent[]) {
     const ids = events.map((e) => e.id);
-    const rows = await sql<{ event_id: string; stream_id: string; stream_revision: string; position: string; xid: string }[]>`
+    const rows = await sql<
+      { event_id: string; stream_id: string; stream_revision: string; position: string; xid: string }[]
+    >`
       select event_id, stream_id, stream_revision, global_position::text as position, transaction_id::text as xid
       from events where event_id = any(${ids}::uuid[])`;
     if (rows.length === 0) return undefined;

@@ -5,7 +5,8 @@ import { validationFailed } from "./validation.js";
 export const createRouter = () =>
   new OpenAPIHono({
     defaultHook: (result) => {
-      if (!result.success) throw validationFailed(result.target as Parameters<typeof validationFailed>[0], result.error);
+      if (!result.success)
+        throw validationFailed(result.target as Parameters<typeof validationFailed>[0], result.error);
     },
   });
 

@@ -6,7 +6,12 @@ import { implemented, type Router } from "./api.js";
 import { errorResponses, notFound } from "./errors.js";
 import { openApiDocument, toYaml } from "./openapi.js";
 
-const ASSETS = ["swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "favicon-32x32.png"] as const;
+const ASSETS = [
+  "swagger-ui.css",
+  "swagger-ui-bundle.js",
+  "swagger-ui-standalone-preset.js",
+  "favicon-32x32.png",
+] as const;
 const ASSET_TYPES: Record<string, string> = { ".css": "text/css", ".js": "text/javascript", ".png": "image/png" };
 
 const yamlRoute = createRoute({

@@ -34,10 +34,16 @@ export const errorDetailSchema = z
     code: z.string().openapi({ example: "INVALID_FIELD" }),
     message: z.string().openapi({ example: "Expected a number" }),
     field: z.string().openapi({
-      description: "Dotted path of the offending input, e.g. `events.3.wickets.0.fielders.2.participantId` or a query parameter name.",
+      description:
+        "Dotted path of the offending input, e.g. `events.3.wickets.0.fielders.2.participantId` or a query parameter name.",
       example: "limit",
     }),
-    eventIndex: z.number().int().min(0).optional().openapi({ description: "Zero-based index of the submitted event the problem is in." }),
+    eventIndex: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .openapi({ description: "Zero-based index of the submitted event the problem is in." }),
   })
   .openapi("ErrorDetail");
 

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { Router } from "./api.js";
 
 type OpenAPIRegistry = Router["openAPIRegistry"];
+
 import { errorResponses } from "./errors.js";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
@@ -25,15 +26,30 @@ const PLANNED: Planned[] = [
   ["get", "/api/v1/fixtures/{fixtureId}/events/export.csv", "Public reads", "Every matching event as CSV"],
   ["get", "/api/v1/fixtures/{fixtureId}/statistics", "Statistics", "Derived fixture statistics"],
   ["get", "/api/v1/fixtures/{fixtureId}/statistics/{statisticId}", "Statistics", "One fixture statistic"],
-  ["get", "/api/v1/fixtures/{fixtureId}/statistics/{statisticId}/events/export.json", "Statistics", "Contributing events of a statistic as JSON"],
-  ["get", "/api/v1/fixtures/{fixtureId}/statistics/{statisticId}/events/export.csv", "Statistics", "Contributing events of a statistic as CSV"],
+  [
+    "get",
+    "/api/v1/fixtures/{fixtureId}/statistics/{statisticId}/events/export.json",
+    "Statistics",
+    "Contributing events of a statistic as JSON",
+  ],
+  [
+    "get",
+    "/api/v1/fixtures/{fixtureId}/statistics/{statisticId}/events/export.csv",
+    "Statistics",
+    "Contributing events of a statistic as CSV",
+  ],
   ["get", "/api/v1/fixtures/{fixtureId}/weather", "Weather", "Weather on a fixture's start date at its venue"],
   ["get", "/api/v1/competitors", "Public reads", "List competitors"],
   ["get", "/api/v1/competitors/{competitorId}", "Public reads", "One competitor"],
   ["get", "/api/v1/participants", "Public reads", "List participants"],
   ["get", "/api/v1/participants/{participantId}", "Public reads", "One participant"],
   ["get", "/api/v1/participants/{participantId}/fixtures", "Public reads", "A participant's fixtures"],
-  ["get", "/api/v1/participants/{participantId}/statistics", "Statistics", "A participant's season, competition and career aggregates"],
+  [
+    "get",
+    "/api/v1/participants/{participantId}/statistics",
+    "Statistics",
+    "A participant's season, competition and career aggregates",
+  ],
   ["get", "/api/v1/participants/{participantId}/statistics/{statisticId}", "Statistics", "One participant aggregate"],
   ["get", "/api/v1/statistics/leaderboards", "Statistics", "Ranked leaderboard for a season or competition"],
   ["post", "/api/v1/query-definitions/evaluate", "Analytics", "Evaluate a structured query definition"],
@@ -43,8 +59,18 @@ const PLANNED: Planned[] = [
   ["delete", "/api/v1/account", "Account and access", "Delete the signed-in account"],
   ["post", "/api/v1/submitter-access-requests", "Account and access", "Request submitter access"],
   ["get", "/api/v1/admin/users", "Account and access", "List active users"],
-  ["patch", "/api/v1/admin/users/{userId}/submitter-access", "Account and access", "Approve, revoke or rescope submitter access"],
-  ["post", "/api/v1/admin/users/{userId}/submitter-access/rejection", "Account and access", "Reject a submitter access request"],
+  [
+    "patch",
+    "/api/v1/admin/users/{userId}/submitter-access",
+    "Account and access",
+    "Approve, revoke or rescope submitter access",
+  ],
+  [
+    "post",
+    "/api/v1/admin/users/{userId}/submitter-access/rejection",
+    "Account and access",
+    "Reject a submitter access request",
+  ],
   ["patch", "/api/v1/admin/users/{userId}/role", "Account and access", "Promote a user to admin"],
   ["post", "/api/v1/submissions", "Submissions", "Submit delivery events"],
   ["post", "/api/v1/submissions/uploads", "Submissions", "Upload a JSON or CSV submission file"],
@@ -55,7 +81,12 @@ const PLANNED: Planned[] = [
   ["get", "/api/v1/batches/{batchReference}", "Batches", "Batch lifecycle status"],
   ["get", "/api/v1/batches/{batchReference}/report", "Batches", "Batch item outcomes"],
   ["get", "/api/v1/batches/{batchReference}/report/download", "Batches", "Complete batch report"],
-  ["post", "/api/v1/batches/{batchReference}/canonical-fixtures", "Batches", "Create a canonical fixture for an unresolved one"],
+  [
+    "post",
+    "/api/v1/batches/{batchReference}/canonical-fixtures",
+    "Batches",
+    "Create a canonical fixture for an unresolved one",
+  ],
   ["get", "/api/v1/dataset-releases", "Dataset releases", "Immutable releases, newest first"],
   ["get", "/api/v1/dataset-releases/{version}", "Dataset releases", "Release metadata"],
   ["get", "/api/v1/dataset-releases/{version}/artifact.json", "Dataset releases", "Release artefact bytes"],
@@ -81,7 +112,14 @@ const PLANNED: Planned[] = [
     "/fixtures/{fixtureId}/statistics/{statisticId}/events/export.csv",
     "/participants/{participantId}/statistics",
     "/participants/{participantId}/statistics/{statisticId}",
-  ].map((tail): Planned => ["get", `/api/v1/consumer${tail}`, "Deprecated aliases", `Deprecated keyed alias of /api/v1${tail}`]),
+  ].map(
+    (tail): Planned => [
+      "get",
+      `/api/v1/consumer${tail}`,
+      "Deprecated aliases",
+      `Deprecated keyed alias of /api/v1${tail}`,
+    ],
+  ),
 ];
 
 const operationId = (method: Method, path: string) =>

@@ -17,7 +17,12 @@ export function validationFailed(target: Target, error: z.ZodError): ApiError {
     return [detail(target, path, issue.message)];
   });
   const where = target === "json" ? "request body" : target === "param" ? "path" : target;
-  return new ApiError("VALIDATION_FAILED", `The ${where} is invalid`, details, target === "json" || target === "form" ? 422 : 400);
+  return new ApiError(
+    "VALIDATION_FAILED",
+    `The ${where} is invalid`,
+    details,
+    target === "json" || target === "form" ? 422 : 400,
+  );
 }
 
 function detail(target: Target, path: string[], message: string): ErrorDetail {

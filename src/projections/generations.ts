@@ -141,6 +141,8 @@ export async function activate(sql: Sql, projector: Projector, building: Generat
 
 async function pointViews(tx: Tx, projector: Projector, schemaName: string) {
   for (const table of projector.tables) {
-    await tx.unsafe(`drop view if exists public.${table}; create view public.${table} as select * from ${schemaName}.${table}`);
+    await tx.unsafe(
+      `drop view if exists public.${table}; create view public.${table} as select * from ${schemaName}.${table}`,
+    );
   }
 }

@@ -45,7 +45,8 @@ export class ProjectionRunner {
 
   projector(name: string): Projector {
     const projector = this.projectors.find((p) => p.name === name);
-    if (!projector) throw new Error(`unknown projector ${name}; known: ${this.projectors.map((p) => p.name).join(", ")}`);
+    if (!projector)
+      throw new Error(`unknown projector ${name}; known: ${this.projectors.map((p) => p.name).join(", ")}`);
     return projector;
   }
 
@@ -53,9 +54,7 @@ export class ProjectionRunner {
   start(): void {
     const unsubscribe = this.store.onAppend(() => this.wake.emit("wake"));
     this.loops = this.projectors.map((p) => this.live(p));
-    this.loops.push(
-      new Promise<void>((resolve) => this.wake.once("stop", resolve)).then(() => unsubscribe()),
-    );
+    this.loops.push(new Promise<void>((resolve) => this.wake.once("stop", resolve)).then(() => unsubscribe()));
   }
 
   async stop(): Promise<void> {
@@ -143,14 +142,19 @@ export class ProjectionRunner {
     const handled = projector.types ? events.filter((e) => projector.types?.has(e.type)) : events;
     try {
       const advanced = await this.sql.begin(async (tx) => {
-        if (!(await advanceCheckpoint(tx, generation, generation.checkpoint, last.position, handled.length))) return false;
+        if (!(await advanceCheckpoint(tx, generation, generation.checkpoint, last.position, handled.length)))
+          return false;
         await tx`select set_config('search_path', ${`${generation.schemaName}, public`}, true)`;
         for (const event of handled) await projector.handle(tx, event);
         return true;
       });
       if (!advanced) {
         // Another runner moved this generation on, or it was retired by a switch.
-        const fresh = await findGeneration(this.sql, projector.name, generation.state === "building" ? "building" : "active");
+        const fresh = await findGeneration(
+          this.sql,
+          projector.name,
+          generation.state === "building" ? "building" : "active",
+        );
         return { generation: fresh ?? (await this.activeGeneration(projector)), applied: events.length };
       }
     } catch (error) {

@@ -8,7 +8,9 @@ const healthSchema = z
   .object({
     status: z.literal("ok").openapi({ description: "Always `ok` when the process can answer." }),
     service: z.string().openapi({ example: SERVICE_NAME }),
-    timestamp: z.iso.datetime().openapi({ description: "Server time, ISO 8601 UTC.", example: "2026-11-22T10:15:00.000Z" }),
+    timestamp: z.iso
+      .datetime()
+      .openapi({ description: "Server time, ISO 8601 UTC.", example: "2026-11-22T10:15:00.000Z" }),
   })
   .openapi("Health");
 
@@ -27,4 +29,6 @@ const route = createRoute({
 });
 
 export const registerHealth = (app: Router) =>
-  app.openapi(route, (c) => c.json({ status: "ok" as const, service: SERVICE_NAME, timestamp: new Date().toISOString() }, 200));
+  app.openapi(route, (c) =>
+    c.json({ status: "ok" as const, service: SERVICE_NAME, timestamp: new Date().toISOString() }, 200),
+  );

@@ -10,7 +10,9 @@ import { anEvent } from "../support/events.js";
 
 const run = promisify(execFile);
 const cricket = (dataDir: string, ...args: string[]) =>
-  run(process.execPath, ["bin/cricket.js", ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", EVENTSTORE_URL: "" } });
+  run(process.execPath, ["bin/cricket.js", ...args], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", EVENTSTORE_URL: "" },
+  });
 
 type Status = { projector: string; state: string; generation?: number; eventsApplied?: number }[];
 
@@ -43,7 +45,9 @@ describe("cricket CLI on the embedded database", () => {
 
     const { stdout } = await cricket(dataDir, "projections", "status", "--json");
     const status = JSON.parse(stdout) as Status;
-    expect(status).toContainEqual(expect.objectContaining({ projector: "stream_versions", state: "active", generation: 1, eventsApplied: 2 }));
+    expect(status).toContainEqual(
+      expect.objectContaining({ projector: "stream_versions", state: "active", generation: 1, eventsApplied: 2 }),
+    );
     const again = await cricket(dataDir, "projections", "rebuild", "stream_versions");
     expect(again.stdout).toMatch(/generation 2 .* 2 events applied/);
   }, 60_000);

@@ -24,14 +24,22 @@ describe("runtime settings", () => {
       LOG_LEVEL: "warn",
       PROJECTORS: "off",
     });
-    expect(settings).toMatchObject({ port: 8080, databaseUrl: "postgres://app@db:5432/cricket", logLevel: "warn", runProjectors: false });
+    expect(settings).toMatchObject({
+      port: 8080,
+      databaseUrl: "postgres://app@db:5432/cricket",
+      logLevel: "warn",
+      runProjectors: false,
+    });
     expect(loadSettings({ DATABASE_URL: "  " }).databaseUrl).toBeUndefined();
   });
 
   it("fails with one message naming every invalid setting", () => {
-    const load = () => loadSettings({ PORT: "eighty", LOG_LEVEL: "loud", DATABASE_URL: "mysql://db/x", REDIS_URL: "cache:6379" });
+    const load = () =>
+      loadSettings({ PORT: "eighty", LOG_LEVEL: "loud", DATABASE_URL: "mysql://db/x", REDIS_URL: "cache:6379" });
     expect(load).toThrow(InvalidSettings);
-    expect(load).toThrow(/PORT must be a whole number.*DATABASE_URL must be a URL.*REDIS_URL must be a URL.*LOG_LEVEL must be one of/);
+    expect(load).toThrow(
+      /PORT must be a whole number.*DATABASE_URL must be a URL.*REDIS_URL must be a URL.*LOG_LEVEL must be one of/,
+    );
   });
 
   it.each([["0.5"], ["-1"], ["70000"]])("rejects PORT=%s", (port) => {

@@ -13,7 +13,11 @@ import { PostgresEventStore } from "../../src/event-store/postgres.js";
 import { backends } from "../support/databases.js";
 import { anEvent, events, uniqueStream } from "../support/events.js";
 
-type Subject = { name: string; available: boolean; open: () => Promise<{ store: EventStore; close: () => Promise<void> }> };
+type Subject = {
+  name: string;
+  available: boolean;
+  open: () => Promise<{ store: EventStore; close: () => Promise<void> }>;
+};
 
 const subjects: Subject[] = [
   ...backends().map((backend) => ({
@@ -167,7 +171,9 @@ for (const subject of subjects) {
       expect(new Set(ids).size).toBe(ids.length);
       expect(new Set(ids)).toEqual(committed);
       const replay = await readEverything(store, streams);
-      expect(replay.seen.map((e) => positionToString(e.position))).toEqual(seen.map((e) => positionToString(e.position)));
+      expect(replay.seen.map((e) => positionToString(e.position))).toEqual(
+        seen.map((e) => positionToString(e.position)),
+      );
       for (const stream of streams) {
         const revisions = seen.filter((e) => e.streamId === stream).map((e) => e.revision);
         expect(revisions).toEqual(revisions.map((_, i) => i));

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { implemented, type Router } from "../../src/http/api.js";
 import { errorResponses } from "../../src/http/errors.js";
 import { apiRoutes } from "../../src/http/routes.js";
@@ -62,12 +62,17 @@ describe("health", () => {
 });
 
 describe("versioning", () => {
-  it.each(["/api/v2/health", "/api/v2", "/api/v10/fixtures?x=1"])("answers %s with UNSUPPORTED_API_VERSION pointing to /api/v1", async (path) => {
-    const { api } = withProbes();
-    const res = await api.get(path);
-    expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ error: { code: "UNSUPPORTED_API_VERSION", message: expect.stringContaining("/api/v1") } });
-  });
+  it.each(["/api/v2/health", "/api/v2", "/api/v10/fixtures?x=1"])(
+    "answers %s with UNSUPPORTED_API_VERSION pointing to /api/v1",
+    async (path) => {
+      const { api } = withProbes();
+      const res = await api.get(path);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({
+        error: { code: "UNSUPPORTED_API_VERSION", message: expect.stringContaining("/api/v1") },
+      });
+    },
+  );
 
   it("does not treat a path without a version as an alias", async () => {
     const { api } = withProbes();
@@ -125,7 +130,7 @@ describe("request bodies and validation", () => {
   it("accepts a body of exactly 1 MB and refuses one byte more with 413, counting bytes received", async () => {
     const { api } = withProbes();
     const json = JSON.stringify({ name: "x", events: [] });
-    const padded = (size: number) => json.slice(0, -1) + " ".repeat(size - json.length) + "}";
+    const padded = (size: number) => `${json.slice(0, -1)}${" ".repeat(size - json.length)}}`;
     expect((await api.post("/api/v1/probe", padded(1024 * 1024))).status).toBe(200);
 
     const tooLarge = await api.post("/api/v1/probe", padded(1024 * 1024 + 1));
@@ -162,9 +167,17 @@ describe("unexpected failures and logging", () => {
 
   it("logs each request as structured JSON without Authorization or X-API-Key values", async () => {
     const { api, logs, rawLogs } = withProbes();
-    await api.get("/api/v1/health", { headers: { authorization: "Bearer eyJ.secret-token", "x-api-key": "ck_live_secret123" } });
+    await api.get("/api/v1/health", {
+      headers: { authorization: "Bearer eyJ.secret-token", "x-api-key": "ck_live_secret123" },
+    });
     expect(logs()).toContainEqual(
-      expect.objectContaining({ msg: "request", method: "GET", path: "/api/v1/health", status: 200, requestId: expect.any(String) }),
+      expect.objectContaining({
+        msg: "request",
+        method: "GET",
+        path: "/api/v1/health",
+        status: 200,
+        requestId: expect.any(String),
+      }),
     );
     expect(rawLogs()).not.toContain("secret-token");
     expect(rawLogs()).not.toContain("ck_live_secret123");
@@ -179,9 +192,12 @@ describe("documentation", () => {
     expect(res.headers.get("content-type")).toContain("yaml");
     const document = parse(res.text);
     expect(document.openapi).toBe("3.1.0");
-    const operations = Object.values(document.paths as Record<string, Record<string, Record<string, unknown>>>).flatMap((p) => Object.values(p));
+    const operations = Object.values(document.paths as Record<string, Record<string, Record<string, unknown>>>).flatMap(
+      (p) => Object.values(p),
+    );
     expect(operations.length).toBeGreaterThan(60);
-    for (const operation of operations) expect(["implemented", "planned"]).toContain(operation["x-implementation-status"]);
+    for (const operation of operations)
+      expect(["implemented", "planned"]).toContain(operation["x-implementation-status"]);
   });
 
   it("renders an interactive reference at /docs from local assets", async () => {

@@ -15,7 +15,9 @@ for (const backend of backends()) {
     let db: TestDatabase;
     let store: PostgresEventStore;
     const runners: ProjectionRunner[] = [];
-    const runner = (...args: ConstructorParameters<typeof ProjectionRunner> extends [unknown, unknown, ...infer R] ? R : never) => {
+    const runner = (
+      ...args: ConstructorParameters<typeof ProjectionRunner> extends [unknown, unknown, ...infer R] ? R : never
+    ) => {
       const r = new ProjectionRunner(db.sql, store, ...args);
       runners.push(r);
       return r;
@@ -97,7 +99,9 @@ for (const backend of backends()) {
       const v2 = {
         ...countingProjector({ version: 2 }),
         handle: async (tx: Parameters<ReturnType<typeof countingProjector>["handle"]>[0]) => {
-          seenByReaders.push(await tx<Totals>`select stream_id, events, total::text from public.test_count order by stream_id`);
+          seenByReaders.push(
+            await tx<Totals>`select stream_id, events, total::text from public.test_count order by stream_id`,
+          );
         },
       };
       const rebuilt = await runner([v2]).rebuild("test_counts");

@@ -14,5 +14,9 @@ export function testApp(routes: readonly RouteRegistration[] = apiRoutes) {
   });
   const logger = createLogger("info", sink);
   const app = createApp({ logger }, routes);
-  return { app, logs: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>), rawLogs: () => lines.join("\n") };
+  return {
+    app,
+    logs: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
+    rawLogs: () => lines.join("\n"),
+  };
 }

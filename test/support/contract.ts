@@ -40,7 +40,8 @@ export function contractClient(app: Router) {
   function conforms(pathname: string, method: string, response: ApiResponse, contentType: string) {
     const match = templates.find((t) => t.pattern.test(pathname) && document.paths[t.template]?.[method]);
     const operation = match ? document.paths[match.template]?.[method] : undefined;
-    const implemented = (operation as Record<string, unknown> | undefined)?.["x-implementation-status"] === "implemented";
+    const implemented =
+      (operation as Record<string, unknown> | undefined)?.["x-implementation-status"] === "implemented";
     if (!operation || !implemented) {
       // Unrouted requests must still answer in the error envelope.
       expect(response.status, `${method} ${pathname} is not an implemented operation`).toBe(404);
@@ -52,8 +53,13 @@ export function contractClient(app: Router) {
     if (!contentType.includes("json")) return;
     const schema = spec?.content?.["application/json"]?.schema;
     expect(schema, `${method} ${match?.template} ${response.status} has no JSON schema`).toBeDefined();
-    const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')));
-    expect(validate(response.body), `${method} ${pathname} ${response.status}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    const validate = ajv.compile(
+      JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')),
+    );
+    expect(
+      validate(response.body),
+      `${method} ${pathname} ${response.status}: ${ajv.errorsText(validate.errors)}`,
+    ).toBe(true);
   }
 
   return {
