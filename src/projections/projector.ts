@@ -1,7 +1,11 @@
 import type { Tx } from "../db/database.js";
 import type { RecordedEvent } from "../event-store/port.js";
 
-export type EventHandler = (tx: Tx, event: RecordedEvent) => Promise<unknown>;
+/**
+ * Applies a run of consecutive events of one type, in log order. Handlers get runs rather
+ * than single events so they can write many rows in one statement during catch-up.
+ */
+export type EventHandler = (tx: Tx, events: readonly RecordedEvent[]) => Promise<unknown>;
 
 /**
  * A projector turns events into one read model. Its tables are created by `ddl` with
@@ -17,10 +21,11 @@ export type Projector = {
   tables: readonly string[];
   /** Event types handled; undefined means every event. Others only advance the checkpoint. */
   types: ReadonlySet<string> | undefined;
-  handle: EventHandler;
+  /** Applies a batch: every run of same-type events goes to its handler in one call. */
+  apply(tx: Tx, events: readonly RecordedEvent[]): Promise<void>;
 };
 
-type Definition = Omit<Projector, "types" | "handle"> &
+type Definition = Omit<Projector, "types" | "apply"> &
   ({ on: Record<string, EventHandler>; onEvery?: never } | { onEvery: EventHandler; on?: never });
 
 const NAME = /^[a-z][a-z0-9_]{0,40}$/;
@@ -28,11 +33,21 @@ const NAME = /^[a-z][a-z0-9_]{0,40}$/;
 export function defineProjector(definition: Definition): Projector {
   if (!NAME.test(definition.name)) throw new Error(`projector name ${definition.name} must match ${NAME}`);
   const { on, onEvery, ...rest } = definition;
-  if (onEvery) return { ...rest, types: undefined, handle: onEvery };
+  if (onEvery) return { ...rest, types: undefined, apply: (tx, events) => runs(tx, events, () => onEvery) };
   const handlers = on ?? {};
   return {
     ...rest,
     types: new Set(Object.keys(handlers)),
-    handle: (tx, event) => handlers[event.type]?.(tx, event) ?? Promise.resolve(),
+    apply: (tx, events) => runs(tx, events, (type) => handlers[type]),
   };
+}
+
+async function runs(tx: Tx, events: readonly RecordedEvent[], handlerFor: (type: string) => EventHandler | undefined) {
+  for (let start = 0; start < events.length; ) {
+    const type = (events[start] as RecordedEvent).type;
+    let end = start + 1;
+    while (end < events.length && events[end]?.type === type) end++;
+    await handlerFor(type)?.(tx, events.slice(start, end));
+    start = end;
+  }
 }

@@ -145,7 +145,7 @@ export class ProjectionRunner {
         if (!(await advanceCheckpoint(tx, generation, generation.checkpoint, last.position, handled.length)))
           return false;
         await tx`select set_config('search_path', ${`${generation.schemaName}, public`}, true)`;
-        for (const event of handled) await projector.handle(tx, event);
+        await projector.apply(tx, handled);
         return true;
       });
       if (!advanced) {

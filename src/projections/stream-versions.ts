@@ -19,10 +19,20 @@ export const streamVersions = defineProjector({
       updated_at timestamptz not null
     );
     create index stream_version_category on stream_version (category, stream_id);`,
-  onEvery: (tx, event) => tx`
-    insert into stream_version (stream_id, category, revision, last_event_type, updated_at)
-    values (${event.streamId}, ${categoryOf(event.streamId)}, ${event.revision}, ${event.type}, ${event.recordedAt})
-    on conflict (stream_id) do update
-      set revision = excluded.revision, last_event_type = excluded.last_event_type, updated_at = excluded.updated_at
-      where stream_version.revision < excluded.revision`,
+  onEvery: (tx, events) => {
+    // One row per stream: the last event of each stream in this run wins.
+    const latest = new Map(events.map((e) => [e.streamId, e]));
+    const rows = [...latest.values()].map((e) => ({
+      stream_id: e.streamId,
+      category: categoryOf(e.streamId),
+      revision: e.revision,
+      last_event_type: e.type,
+      updated_at: e.recordedAt,
+    }));
+    return tx`
+      insert into stream_version ${tx(rows)}
+      on conflict (stream_id) do update
+        set revision = excluded.revision, last_event_type = excluded.last_event_type, updated_at = excluded.updated_at
+        where stream_version.revision < excluded.revision`;
+  },
 });
