@@ -23,6 +23,7 @@ export const STREAM_CATEGORIES = [
   "consumer",
   "batch",
   "release",
+  "vocabulary",
 ] as const;
 export type StreamCategory = (typeof STREAM_CATEGORIES)[number];
 

@@ -5,6 +5,7 @@ import { createLogger } from "../http/logging.js";
 import { openApiDocument, toYaml } from "../http/openapi.js";
 import { apiRoutes } from "../http/routes.js";
 import { openRuntime, type Runtime } from "../runtime.js";
+import { importCommands } from "./import.js";
 import { projectionCommands } from "./projections.js";
 
 /**
@@ -27,6 +28,7 @@ async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T
 }
 
 projectionCommands(program, withRuntime);
+importCommands(program, withRuntime);
 
 program
   .command("openapi")

@@ -13,12 +13,17 @@ export type Database = {
   close(): Promise<void>;
 };
 
-const quiet = { onnotice: () => {} };
+/**
+ * Custom plans for every execution: postgres.js prepares statements, and a generic plan
+ * chosen while a table was empty (a fresh database, an import just starting) would keep
+ * scanning it sequentially after it has grown to millions of rows.
+ */
+export const connectionOptions = { onnotice: () => {}, connection: { plan_cache_mode: "force_custom_plan" } };
 
 /** Connects to DATABASE_URL, or to the embedded database under DATA_DIR, and brings its schema up to date. */
 export async function openDatabase(settings: Pick<Settings, "databaseUrl" | "dataDir">): Promise<Database> {
   if (settings.databaseUrl) {
-    const sql = postgres(settings.databaseUrl, { ...quiet, max: 10 });
+    const sql = postgres(settings.databaseUrl, { ...connectionOptions, max: 10 });
     await migrate(sql);
     return { sql, kind: "postgres", close: () => sql.end() };
   }
@@ -30,7 +35,7 @@ export async function openDatabase(settings: Pick<Settings, "databaseUrl" | "dat
     user: "postgres",
     database: "postgres",
     max: 4,
-    ...quiet,
+    ...connectionOptions,
   });
   await migrate(sql);
   return {

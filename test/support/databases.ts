@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { inject } from "vitest";
-import type { Sql } from "../../src/db/database.js";
+import { connectionOptions, type Sql } from "../../src/db/database.js";
 import { migrate } from "../../src/db/migrations.js";
 import { PGliteMultiplexer } from "../../src/db/pglite-multiplexer.js";
 
@@ -14,15 +14,13 @@ export type TestDatabase = {
   close(): Promise<void>;
 };
 
-const quiet = { onnotice: () => {} };
-
 /** A fresh in-memory PGlite served the same way the embedded default serves it. */
 export async function pgliteDatabase(): Promise<TestDatabase> {
   const db = await PGlite.create();
   const multiplexer = new PGliteMultiplexer(db);
   const port = await multiplexer.listen();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const sql = postgres(url, { ...quiet, max: 4 });
+  const sql = postgres(url, { ...connectionOptions, max: 4 });
   await migrate(sql);
   return {
     backend: "pglite",
@@ -39,11 +37,11 @@ export async function pgliteDatabase(): Promise<TestDatabase> {
 /** A fresh database on the real Postgres server, dropped on close. */
 export async function postgresDatabase(serverUrl: string): Promise<TestDatabase> {
   const name = `cricket_test_${randomBytes(6).toString("hex")}`;
-  const admin = postgres(serverUrl, { ...quiet, max: 1 });
+  const admin = postgres(serverUrl, { ...connectionOptions, max: 1 });
   await admin.unsafe(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const sql = postgres(url.toString(), { ...quiet, max: 10 });
+  const sql = postgres(url.toString(), { ...connectionOptions, max: 10 });
   await migrate(sql);
   return {
     backend: "postgres",

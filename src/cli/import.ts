@@ -1,0 +1,50 @@
+import { SingleBar } from "cli-progress";
+import type { Command } from "commander";
+import { importCricsheet } from "../ingest/cricsheet/import.js";
+import type { Runtime } from "../runtime.js";
+
+type WithRuntime = <T>(work: (runtime: Runtime) => Promise<T>) => Promise<T>;
+
+export function importCommands(program: Command, withRuntime: WithRuntime) {
+  const imports = program.command("import").description("load data from outside sources");
+
+  imports
+    .command("cricsheet")
+    .argument("<paths...>", "Cricsheet JSON match files, directories of them, or the zip archives Cricsheet publishes")
+    .option("--concurrency <n>", "matches imported at once", (v) => Number.parseInt(v, 10), 4)
+    .description(
+      "import Cricsheet matches; importing a file again changes nothing, a re-issued file becomes corrections",
+    )
+    .action((paths: string[], options: { concurrency: number }) =>
+      withRuntime(async ({ store, projections }) => {
+        const bar = new SingleBar({
+          format:
+            "{bar} {value}/{total} matches | {imported} new, {revised} revised, {unchanged} unchanged, {failed} failed | {eta_formatted} left",
+          hideCursor: true,
+          noTTYOutput: false,
+        });
+        const counts = { imported: 0, revised: 0, unchanged: 0, failed: 0 };
+        let started = false;
+        const summary = await importCricsheet(store, paths, {
+          concurrency: options.concurrency,
+          onProgress: ({ done, total, outcome }) => {
+            if (!started) {
+              bar.start(total, 0, counts);
+              started = true;
+            }
+            counts[outcome] += 1;
+            bar.update(done, counts);
+          },
+        });
+        if (started) bar.stop();
+        process.stdout.write("Updating read models…\n");
+        await projections.catchUp();
+        process.stdout.write(
+          `${summary.matches} matches in ${summary.seconds.toFixed(1)}s: ${summary.imported} imported, ${summary.revised} revised, ` +
+            `${summary.unchanged} unchanged (already imported), ${summary.failed.length} failed; ${summary.deliveriesWritten} delivery events written\n`,
+        );
+        for (const failure of summary.failed) process.stdout.write(`  failed ${failure.source}: ${failure.reason}\n`);
+        if (summary.failed.length > 0) process.exitCode = 1;
+      }),
+    );
+}

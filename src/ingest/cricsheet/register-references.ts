@@ -1,0 +1,106 @@
+import { competitionStream } from "../../../streams/competition.js";
+import { catalogue } from "../../../streams/index.js";
+import { participantStream } from "../../../streams/participant.js";
+import { seasonStream } from "../../../streams/season.js";
+import { teamStream } from "../../../streams/team.js";
+import { venueStream } from "../../../streams/venue.js";
+import { vocabularyStream } from "../../../streams/vocabulary.js";
+import { type CommandContext, handleCommand } from "../../commands/handle.js";
+import { addTerm, type RegisterNamed, registerNamed, registerOnce } from "../../commands/reference/register.js";
+import type { EventStore } from "../../event-store/port.js";
+import type { MatchImport } from "./map.js";
+
+/**
+ * Registers the competition, season, teams, venue, players and dismissal kinds a match
+ * refers to. Remembers what this run has already registered, so a season's worth of files
+ * reads each player's stream once, not once per match.
+ */
+export class ReferenceRegistrar {
+  private readonly done = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly context: () => CommandContext,
+  ) {}
+
+  async register(match: MatchImport): Promise<void> {
+    const { competition, season, teams, venue, participants, dismissalKinds } = match;
+    await this.named(competitionStream(competition.id), {
+      kind: "Competition",
+      id: competition.id,
+      name: competition.name,
+      registration: { sourceIds: competition.sourceIds },
+    });
+    if (competition.spelledAs !== competition.name) {
+      await this.named(competitionStream(competition.id), {
+        kind: "Competition",
+        id: competition.id,
+        name: competition.spelledAs,
+        registration: {},
+      });
+    }
+    await this.once(seasonStream(season.id), {
+      type: "SeasonRegistered",
+      data: { seasonId: season.id, competitionId: season.competitionId, label: season.label },
+    });
+    const work: Promise<unknown>[] = [];
+    for (const team of teams) {
+      const registration = { teamType: team.teamType, gender: team.gender, sourceIds: team.sourceIds };
+      work.push(
+        this.named(teamStream(team.id), { kind: "Team", id: team.id, name: team.name, registration }).then(() =>
+          this.named(teamStream(team.id), { kind: "Team", id: team.id, name: team.playedAs, registration }),
+        ),
+      );
+    }
+    if (venue) {
+      const registration = { city: venue.city, latitude: null, longitude: null, sourceIds: venue.sourceIds };
+      work.push(
+        this.named(venueStream(venue.id), { kind: "Venue", id: venue.id, name: venue.name, registration }).then(() =>
+          this.named(venueStream(venue.id), { kind: "Venue", id: venue.id, name: venue.spelledAs, registration }),
+        ),
+      );
+    }
+    for (const p of participants) {
+      work.push(
+        this.named(participantStream(p.id), {
+          kind: "Participant",
+          id: p.id,
+          name: p.name,
+          registration: { sourceIds: p.sourceIds },
+        }),
+      );
+    }
+    for (const term of dismissalKinds) work.push(this.term(term));
+    await Promise.all(work);
+  }
+
+  private named(stream: string, command: RegisterNamed) {
+    return this.remember(`${stream}|${command.name}`, () =>
+      handleCommand(this.store, catalogue, stream, registerNamed, command, this.context()),
+    );
+  }
+
+  private once(stream: string, command: { type: string; data: Record<string, unknown> }) {
+    return this.remember(stream, () =>
+      handleCommand(this.store, catalogue, stream, registerOnce, command, this.context()),
+    );
+  }
+
+  private term(term: string) {
+    const stream = vocabularyStream("dismissal_kind");
+    return this.remember(`${stream}|${term}`, () =>
+      handleCommand(this.store, catalogue, stream, addTerm, { vocabulary: "dismissal_kind", term }, this.context()),
+    );
+  }
+
+  private remember(key: string, work: () => Promise<unknown>): Promise<unknown> {
+    let pending = this.done.get(key);
+    if (!pending) {
+      pending = work();
+      this.done.set(key, pending);
+      // A failure must not be remembered as done.
+      pending.catch(() => this.done.delete(key));
+    }
+    return pending;
+  }
+}

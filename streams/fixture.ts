@@ -1,0 +1,167 @@
+import { z } from "zod";
+import { defineEvent } from "./catalogue.js";
+import { streamId } from "./envelope.js";
+import { id, isoDate, name, sourceId } from "./shared.js";
+
+/** The fixture ledger: set-up, squads, innings, every delivery revision and the result. */
+export const fixtureStream = (fixtureId: string) => streamId("fixture", fixtureId);
+
+const count = z.number().int().min(0);
+
+export const MATCH_TYPES = ["T20", "IT20", "ODI", "ODM", "Test", "MDM"] as const;
+
+export const FixtureScheduled = defineEvent({
+  type: "FixtureScheduled",
+  category: "fixture",
+  version: 1,
+  schema: z.strictObject({
+    fixtureId: id,
+    competitionId: id,
+    seasonId: id,
+    venueId: id.nullable(),
+    /** The two competitors, with the names they played under in this fixture. */
+    competitors: z.array(z.strictObject({ competitorId: id, name })).length(2),
+    startDate: isoDate,
+    endDate: isoDate,
+    matchType: z.enum(MATCH_TYPES),
+    teamType: z.enum(["club", "international"]),
+    gender: z.enum(["male", "female"]),
+    ballsPerOver: z.number().int().min(1).max(12),
+    oversPerInnings: z.number().int().positive().nullable(),
+    stage: z.string().trim().min(1).max(100).nullable(),
+    matchNumber: z.number().int().positive().nullable(),
+    source: z
+      .strictObject({ sourceId, revision: z.number().int().positive(), dataVersion: z.string(), createdOn: isoDate })
+      .nullable(),
+  }),
+});
+
+export const SquadNamed = defineEvent({
+  type: "SquadNamed",
+  category: "fixture",
+  version: 1,
+  schema: z.strictObject({ competitorId: id, participantIds: z.array(id) }),
+});
+
+export const TossRecorded = defineEvent({
+  type: "TossRecorded",
+  category: "fixture",
+  version: 1,
+  schema: z.strictObject({ winnerId: id, decision: z.enum(["bat", "field"]) }),
+});
+
+export const InningsOpened = defineEvent({
+  type: "InningsOpened",
+  category: "fixture",
+  version: 1,
+  schema: z.strictObject({
+    inningsId: id,
+    /** Zero-based order of the innings in the fixture, super overs included. */
+    ordinal: count,
+    battingCompetitorId: id,
+    bowlingCompetitorId: id,
+    superOver: z.boolean(),
+    /** Revised or set target, when the source gives one (D/L). */
+    target: z.strictObject({ runs: count, overs: z.number().positive().nullable() }).nullable(),
+    declared: z.boolean(),
+    forfeited: z.boolean(),
+    /** Penalty runs awarded before the innings began and after it ended. */
+    penaltyRuns: z.strictObject({ pre: count, post: count }),
+    absentHurtIds: z.array(id),
+    /** Overs the umpires miscounted: the number of legal balls actually bowled. */
+    miscountedOvers: z.array(z.strictObject({ overNumber: count, balls: count })),
+  }),
+});
+
+export const extrasSchema = z.strictObject({
+  wides: count.optional(),
+  noBalls: count.optional(),
+  byes: count.optional(),
+  legByes: count.optional(),
+  penalty: count.optional(),
+});
+
+export const wicketSchema = z.strictObject({
+  kind: z.string().trim().min(1).max(60),
+  playerOutId: id,
+  fielders: z.array(z.strictObject({ participantId: id, substitute: z.boolean() })),
+});
+
+/** What a delivery says happened; corrections replace all of it but the sequence. */
+export const deliveryStateSchema = z.strictObject({
+  inningsId: id,
+  overNumber: z.number().int().min(0).max(32767),
+  positionInOver: count,
+  ballNumber: z
+    .string()
+    .regex(/^\d+\.\d+$/)
+    .nullable(),
+  strikerId: id,
+  nonStrikerId: id,
+  bowlerId: id,
+  runs: z.strictObject({ offBat: count, extras: count, total: count, nonBoundary: z.boolean().optional() }),
+  extras: extrasSchema,
+  wickets: z.array(wicketSchema),
+});
+export type DeliveryState = z.infer<typeof deliveryStateSchema>;
+
+export const DeliveryRecorded = defineEvent({
+  type: "DeliveryRecorded",
+  category: "fixture",
+  version: 1,
+  schema: deliveryStateSchema.extend({
+    eventId: z.uuid(),
+    /** Occurrence order within the innings, from 1. */
+    sequenceNumber: z.number().int().positive(),
+    submissionId: id.nullable(),
+  }),
+});
+
+/** A new immutable revision of an accepted delivery. */
+export const DeliveryCorrected = defineEvent({
+  type: "DeliveryCorrected",
+  category: "fixture",
+  version: 1,
+  schema: z.strictObject({
+    eventId: z.uuid(),
+    revision: z.number().int().min(2),
+    reason: z.string().trim().min(1).max(1000),
+    delivery: deliveryStateSchema,
+  }),
+});
+
+export const OutcomeRecorded = defineEvent({
+  type: "OutcomeRecorded",
+  category: "fixture",
+  version: 1,
+  schema: z.strictObject({
+    result: z.enum(["won", "tie", "draw", "no result"]),
+    winnerId: id.nullable(),
+    by: z.strictObject({ runs: count.optional(), wickets: count.optional(), innings: count.optional() }).nullable(),
+    /** e.g. "D/L", "Awarded". */
+    method: z.string().trim().min(1).max(60).nullable(),
+    /** Who won a tie on a super over (eliminator) or a bowl-out. */
+    tieBreakWinnerId: id.nullable(),
+    tieBreak: z.enum(["super over", "bowl-out"]).nullable(),
+    playerOfMatchIds: z.array(id),
+  }),
+});
+
+/** The source re-issued the fixture; what changed follows as corrections. */
+export const FixtureSourceRevised = defineEvent({
+  type: "FixtureSourceRevised",
+  category: "fixture",
+  version: 1,
+  schema: z.strictObject({ revision: z.number().int().positive(), createdOn: isoDate }),
+});
+
+export const fixtureEvents = [
+  FixtureScheduled,
+  SquadNamed,
+  TossRecorded,
+  InningsOpened,
+  DeliveryRecorded,
+  DeliveryCorrected,
+  OutcomeRecorded,
+  FixtureSourceRevised,
+];

@@ -1,0 +1,19 @@
+import { EventCatalogue } from "./catalogue.js";
+import { competitionEvents } from "./competition.js";
+import { fixtureEvents } from "./fixture.js";
+import { participantEvents } from "./participant.js";
+import { seasonEvents } from "./season.js";
+import { teamEvents } from "./team.js";
+import { venueEvents } from "./venue.js";
+import { vocabularyEvents } from "./vocabulary.js";
+
+/** Every event the service writes. */
+export const catalogue = new EventCatalogue([
+  ...competitionEvents,
+  ...seasonEvents,
+  ...teamEvents,
+  ...participantEvents,
+  ...venueEvents,
+  ...vocabularyEvents,
+  ...fixtureEvents,
+]);
