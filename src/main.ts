@@ -2,6 +2,7 @@ import { serve } from "@hono/node-server";
 import { InvalidSettings, loadSettings } from "./config.js";
 import { createApp } from "./http/app.js";
 import { apiRoutes } from "./http/routes.js";
+import { loadSamplesIfEmpty } from "./ingest/samples.js";
 import { openRuntime } from "./runtime.js";
 
 /** `npm start`: the API (and, unless PROJECTORS=off, the projectors) on the configured database. */
@@ -9,6 +10,14 @@ async function main() {
   const settings = loadSettings();
   const runtime = await openRuntime(settings);
   const { logger } = runtime;
+  if (runtime.db.kind === "embedded") {
+    const sample = await loadSamplesIfEmpty(runtime.store);
+    if (sample)
+      logger.info(
+        { fixtures: sample.imported, failed: sample.failed },
+        "first start: loaded the Cricsheet sample matches",
+      );
+  }
   if (settings.runProjectors) runtime.projections.start();
   const app = createApp({ logger }, apiRoutes);
   const server = serve({ fetch: app.fetch, port: settings.port, hostname: "0.0.0.0" }, (info) =>
