@@ -1,0 +1,23 @@
+import { readFileSync } from "node:fs";
+import { mapMatch } from "../../src/ingest/cricsheet/map.js";
+import { cricsheetMatchSchema } from "../../src/ingest/cricsheet/schema.js";
+import { inningsCard } from "../../src/statistics/innings-card.js";
+import { cricsheetFile } from "./cricsheet.js";
+
+/** Scorecards of a real Cricsheet match, computed by the statistics engine. */
+export function cardsOf(relative: string) {
+  const raw = JSON.parse(readFileSync(cricsheetFile(relative), "utf8"));
+  const match = mapMatch(relative, cricsheetMatchSchema.parse(raw));
+  const names = new Map(match.participants.map((p) => [p.id, p.name]));
+  const name = (id: string) => names.get(id) ?? id;
+  const { fixture } = match;
+  return fixture.innings.map((innings) =>
+    inningsCard(
+      innings,
+      fixture.deliveries.filter((d) => d.inningsId === innings.inningsId),
+      fixture.scheduled.ballsPerOver,
+      fixture.squads.find((s) => s.competitorId === innings.battingCompetitorId)?.participantIds ?? [],
+      name,
+    ),
+  );
+}
