@@ -162,7 +162,7 @@ export function inningsCard(
   for (const d of deliveries) {
     const striker = batter(d.strikerId);
     batter(d.nonStrikerId);
-    const samePair = pair && pair.batters.includes(d.strikerId) && pair.batters.includes(d.nonStrikerId);
+    const samePair = pair?.batters.includes(d.strikerId) && pair.batters.includes(d.nonStrikerId);
     if (!samePair) {
       pair = { batters: [d.strikerId, d.nonStrikerId], runs: 0, balls: 0 };
       partnerships.push({ wicket: partnerships.length + 1, ...pair });
