@@ -113,7 +113,6 @@ export function inningsCard(
   let runs = innings.penaltyRuns.pre;
   let wickets = 0;
   let legalBalls = 0;
-  let pair: { batters: [string, string]; runs: number; balls: number } | undefined;
 
   const batter = (id: string) => {
     let line = batters.get(id);
@@ -162,10 +161,9 @@ export function inningsCard(
   for (const d of deliveries) {
     const striker = batter(d.strikerId);
     batter(d.nonStrikerId);
-    const samePair = pair?.batters.includes(d.strikerId) && pair.batters.includes(d.nonStrikerId);
-    if (!samePair) {
-      pair = { batters: [d.strikerId, d.nonStrikerId], runs: 0, balls: 0 };
-      partnerships.push({ wicket: partnerships.length + 1, ...pair });
+    const together = partnerships.at(-1)?.batters;
+    if (!together?.includes(d.strikerId) || !together.includes(d.nonStrikerId)) {
+      partnerships.push({ wicket: partnerships.length + 1, batters: [d.strikerId, d.nonStrikerId], runs: 0, balls: 0 });
     }
     const legal = isLegal(d);
     striker.runs += d.runs.offBat;
@@ -196,10 +194,10 @@ export function inningsCard(
     extras.penalty += d.extras.penalty ?? 0;
     runs += d.runs.total;
     if (legal) legalBalls += 1;
-    const current = partnerships.at(-1);
-    if (current) {
-      current.runs += d.runs.total;
-      current.balls += legal ? 1 : 0;
+    const partnership = partnerships.at(-1);
+    if (partnership) {
+      partnership.runs += d.runs.total;
+      partnership.balls += legal ? 1 : 0;
     }
     const overTally = perOver.get(d.overNumber) ?? { runs: 0, wickets: 0 };
     overTally.runs += d.runs.total;
