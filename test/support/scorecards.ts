@@ -4,10 +4,13 @@ import { cricsheetMatchSchema } from "../../src/ingest/cricsheet/schema.js";
 import { inningsCard } from "../../src/statistics/innings-card.js";
 import { cricsheetFile } from "./cricsheet.js";
 
+/** A real Cricsheet match mapped into our vocabulary. */
+export const fixtureOf = (relative: string) =>
+  mapMatch(relative, cricsheetMatchSchema.parse(JSON.parse(readFileSync(cricsheetFile(relative), "utf8"))));
+
 /** Scorecards of a real Cricsheet match, computed by the statistics engine. */
 export function cardsOf(relative: string) {
-  const raw = JSON.parse(readFileSync(cricsheetFile(relative), "utf8"));
-  const match = mapMatch(relative, cricsheetMatchSchema.parse(raw));
+  const match = fixtureOf(relative);
   const names = new Map(match.participants.map((p) => [p.id, p.name]));
   const name = (id: string) => names.get(id) ?? id;
   const { fixture } = match;
