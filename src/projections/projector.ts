@@ -25,20 +25,25 @@ export type Projector = {
   apply(tx: Tx, events: readonly RecordedEvent[]): Promise<void>;
 };
 
-type Definition = Omit<Projector, "types" | "apply"> &
-  ({ on: Record<string, EventHandler>; onEvery?: never } | { onEvery: EventHandler; on?: never });
+type Definition = Omit<Projector, "types" | "apply"> & {
+  /** Runs once per batch after every handler, e.g. to recompute what the batch touched. */
+  settle?: (tx: Tx, events: readonly RecordedEvent[]) => Promise<unknown>;
+} & ({ on: Record<string, EventHandler>; onEvery?: never } | { onEvery: EventHandler; on?: never });
 
 const NAME = /^[a-z][a-z0-9_]{0,40}$/;
 
 export function defineProjector(definition: Definition): Projector {
   if (!NAME.test(definition.name)) throw new Error(`projector name ${definition.name} must match ${NAME}`);
-  const { on, onEvery, ...rest } = definition;
-  if (onEvery) return { ...rest, types: undefined, apply: (tx, events) => runs(tx, events, () => onEvery) };
+  const { on, onEvery, settle, ...rest } = definition;
   const handlers = on ?? {};
+  const handlerFor = (type: string) => onEvery ?? handlers[type];
   return {
     ...rest,
-    types: new Set(Object.keys(handlers)),
-    apply: (tx, events) => runs(tx, events, (type) => handlers[type]),
+    types: onEvery ? undefined : new Set(Object.keys(handlers)),
+    apply: async (tx, events) => {
+      await runs(tx, events, handlerFor);
+      await settle?.(tx, events);
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { mapMatch } from "../../src/ingest/cricsheet/map.js";
 import { cricsheetMatchSchema } from "../../src/ingest/cricsheet/schema.js";
 import { inningsCard } from "../../src/statistics/innings-card.js";
@@ -6,7 +7,10 @@ import { cricsheetFile } from "./cricsheet.js";
 
 /** A real Cricsheet match mapped into our vocabulary. */
 export const fixtureOf = (relative: string) =>
-  mapMatch(relative, cricsheetMatchSchema.parse(JSON.parse(readFileSync(cricsheetFile(relative), "utf8"))));
+  mapMatch(
+    path.basename(relative, ".json"),
+    cricsheetMatchSchema.parse(JSON.parse(readFileSync(cricsheetFile(relative), "utf8"))),
+  );
 
 /** Scorecards of a real Cricsheet match, computed by the statistics engine. */
 export function cardsOf(relative: string) {

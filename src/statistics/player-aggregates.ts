@@ -1,0 +1,44 @@
+import { aggregate, type PlayerAggregate, type ScopedLine } from "./aggregate.js";
+import type { PlayerInningsLine } from "./player-lines.js";
+
+export type PlayerStatisticsScope = { type: "season" | "competition" | "career"; id: string };
+
+type LineRow = {
+  participant_id: string;
+  fixture_id: string;
+  competition_id: string;
+  season_id: string;
+  balls_per_over: number;
+  line: PlayerInningsLine;
+};
+type FixtureRow = { participant_id: string; fixture_id: string; competition_id: string; season_id: string };
+
+/** Every scope's aggregate for each player: their career, each competition and each season they played in. */
+export function playerAggregates(
+  participantIds: readonly string[],
+  lines: readonly LineRow[],
+  fixtures: readonly FixtureRow[],
+): { participantId: string; scope: PlayerStatisticsScope; figures: PlayerAggregate }[] {
+  return participantIds.flatMap((participantId) => {
+    const own = lines.filter((l) => l.participant_id === participantId);
+    const named = fixtures.filter((f) => f.participant_id === participantId);
+    const scopes: PlayerStatisticsScope[] = [
+      { type: "career", id: "" },
+      ...[...new Set([...own, ...named].map((r) => r.competition_id))].map((id) => ({
+        type: "competition" as const,
+        id,
+      })),
+      ...[...new Set([...own, ...named].map((r) => r.season_id))].map((id) => ({ type: "season" as const, id })),
+    ];
+    return scopes.map((scope) => {
+      const inScope = (r: { competition_id: string; season_id: string }) =>
+        scope.type === "career" ||
+        (scope.type === "competition" ? r.competition_id === scope.id : r.season_id === scope.id);
+      const scoped: ScopedLine[] = own
+        .filter(inScope)
+        .map((r) => ({ ...r.line, fixtureId: r.fixture_id, ballsPerOver: r.balls_per_over }));
+      const matches = new Set([...named.filter(inScope), ...own.filter(inScope)].map((r) => r.fixture_id)).size;
+      return { participantId, scope, figures: aggregate(scoped, matches) };
+    });
+  });
+}
