@@ -19,7 +19,7 @@ async function main() {
       );
   }
   if (settings.runProjectors) runtime.projections.start();
-  const app = createApp({ logger }, apiRoutes);
+  const app = createApp({ logger, sql: runtime.db.sql }, apiRoutes);
   const server = serve({ fetch: app.fetch, port: settings.port, hostname: "0.0.0.0" }, (info) =>
     logger.info(
       {

@@ -2,11 +2,21 @@ import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from "
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
+import type { Sql } from "../db/database.js";
 import { createRouter, type Router } from "./api.js";
 import { ApiError } from "./errors.js";
 import type { Logger } from "./logging.js";
 
-export type AppDependencies = { logger: Logger };
+export type AppDependencies = {
+  logger: Logger;
+  /**
+   * The database the read models live in. Every route that reads data needs it; it is absent
+   * only where the app is built for its OpenAPI document alone (`cricket openapi`).
+   */
+  sql?: Sql;
+  /** Overrides of response-size limits (tests use small ones). */
+  limits?: { exportEvents?: number };
+};
 export type RouteRegistration = (app: Router, deps: AppDependencies) => unknown;
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -14,16 +14,6 @@ type Planned = [method: Method, path: string, tag: string, summary: string];
  * their issue lands; each moves to a real route definition then.
  */
 const PLANNED: Planned[] = [
-  ["get", "/api/v1/competitions", "Public reads", "List competitions (filter name)"],
-  ["get", "/api/v1/competitions/{competitionId}", "Public reads", "One competition"],
-  ["get", "/api/v1/seasons", "Public reads", "List seasons"],
-  ["get", "/api/v1/seasons/{seasonId}", "Public reads", "One season"],
-  ["get", "/api/v1/fixtures", "Public reads", "List fixtures"],
-  ["get", "/api/v1/fixtures/{fixtureId}", "Public reads", "One fixture"],
-  ["get", "/api/v1/fixtures/{fixtureId}/events", "Public reads", "Accepted delivery events in occurrence order"],
-  ["get", "/api/v1/fixtures/{fixtureId}/events/{eventId}", "Public reads", "One current accepted event"],
-  ["get", "/api/v1/fixtures/{fixtureId}/events/export.json", "Public reads", "Every matching event as JSON"],
-  ["get", "/api/v1/fixtures/{fixtureId}/events/export.csv", "Public reads", "Every matching event as CSV"],
   ["get", "/api/v1/fixtures/{fixtureId}/statistics", "Statistics", "Derived fixture statistics"],
   ["get", "/api/v1/fixtures/{fixtureId}/statistics/{statisticId}", "Statistics", "One fixture statistic"],
   [
@@ -39,11 +29,6 @@ const PLANNED: Planned[] = [
     "Contributing events of a statistic as CSV",
   ],
   ["get", "/api/v1/fixtures/{fixtureId}/weather", "Weather", "Weather on a fixture's start date at its venue"],
-  ["get", "/api/v1/competitors", "Public reads", "List competitors"],
-  ["get", "/api/v1/competitors/{competitorId}", "Public reads", "One competitor"],
-  ["get", "/api/v1/participants", "Public reads", "List participants"],
-  ["get", "/api/v1/participants/{participantId}", "Public reads", "One participant"],
-  ["get", "/api/v1/participants/{participantId}/fixtures", "Public reads", "A participant's fixtures"],
   [
     "get",
     "/api/v1/participants/{participantId}/statistics",

@@ -1,6 +1,28 @@
+import { registerCompetitions } from "../read-api/competitions.js";
+import { registerCompetitors } from "../read-api/competitors.js";
+import { registerFixtureEventExports } from "../read-api/fixture-event-exports.js";
+import { registerFixtureEvents } from "../read-api/fixture-events.js";
+import { registerFixtures } from "../read-api/fixtures.js";
 import { registerHealth } from "../read-api/health.js";
+import { registerParticipantFixtures } from "../read-api/participant-fixtures.js";
+import { registerParticipants } from "../read-api/participants.js";
+import { registerSeasons } from "../read-api/seasons.js";
 import type { RouteRegistration } from "./app.js";
 import { registerDocumentation } from "./documentation.js";
 
-/** Every operation the service deploys, one registration per route file. */
-export const apiRoutes: readonly RouteRegistration[] = [registerHealth, registerDocumentation];
+/**
+ * Every operation the service deploys, one registration per route file. The event exports
+ * come before the single event: `/events/export.json` must not be read as an event id.
+ */
+export const apiRoutes: readonly RouteRegistration[] = [
+  registerHealth,
+  registerDocumentation,
+  registerCompetitions,
+  registerSeasons,
+  registerCompetitors,
+  registerParticipants,
+  registerParticipantFixtures,
+  registerFixtures,
+  registerFixtureEventExports,
+  registerFixtureEvents,
+];

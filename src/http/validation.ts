@@ -12,7 +12,8 @@ export function validationFailed(target: Target, error: z.ZodError): ApiError {
   const details = error.issues.flatMap((issue): ErrorDetail[] => {
     const path = issue.path.map(String);
     if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => detail(target, [...path, key], "Unexpected field"));
+      const message = target === "query" ? "Unknown query parameter" : "Unexpected field";
+      return issue.keys.map((key) => detail(target, [...path, key], message));
     }
     return [detail(target, path, issue.message)];
   });

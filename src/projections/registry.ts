@@ -1,5 +1,9 @@
+import { deliveries } from "./deliveries.js";
+import { fixtures } from "./fixtures.js";
 import type { Projector } from "./projector.js";
+import { referenceData } from "./reference-data.js";
+import { statistics } from "./statistics.js";
 import { streamVersions } from "./stream-versions.js";
 
 /** Every projector the service runs, in the order status lists them. */
-export const projectors: readonly Projector[] = [streamVersions];
+export const projectors: readonly Projector[] = [streamVersions, referenceData, fixtures, deliveries, statistics];

@@ -1,10 +1,10 @@
 import { Writable } from "node:stream";
-import { createApp, type RouteRegistration } from "../../src/http/app.js";
+import { type AppDependencies, createApp, type RouteRegistration } from "../../src/http/app.js";
 import { createLogger } from "../../src/http/logging.js";
 import { apiRoutes } from "../../src/http/routes.js";
 
-/** The real app with a logger whose output the test can read. */
-export function testApp(routes: readonly RouteRegistration[] = apiRoutes) {
+/** The real app with a logger whose output the test can read, and the test's database when it reads data. */
+export function testApp(routes: readonly RouteRegistration[] = apiRoutes, deps: Omit<AppDependencies, "logger"> = {}) {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -13,7 +13,7 @@ export function testApp(routes: readonly RouteRegistration[] = apiRoutes) {
     },
   });
   const logger = createLogger("info", sink);
-  const app = createApp({ logger }, routes);
+  const app = createApp({ logger, ...deps }, routes);
   return {
     app,
     logs: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),

@@ -1,0 +1,245 @@
+import { CompetitionNameAdded, CompetitionRegistered } from "../../streams/competition.js";
+import { FixtureScheduled } from "../../streams/fixture.js";
+import { ParticipantNameAdded, ParticipantRegistered } from "../../streams/participant.js";
+import { SeasonRegistered } from "../../streams/season.js";
+import { TeamNameAdded, TeamRegistered } from "../../streams/team.js";
+import { VenueNameAdded, VenueRegistered } from "../../streams/venue.js";
+import { VocabularyTermAdded } from "../../streams/vocabulary.js";
+import type { Tx } from "../db/database.js";
+import { defineProjector } from "./projector.js";
+import { dataOf, json, lastByKey } from "./rows.js";
+
+/**
+ * Competitions, seasons, competitors (teams), participants, venues and the dismissal-kind
+ * vocabulary. Every named entity keeps its registered name, the other spellings it was
+ * added under, a lower-cased sort key and a search text holding every spelling.
+ *
+ * A season's dates, fixture count and display name derive from the fixtures scheduled in
+ * it, so this projector also follows FixtureScheduled (into `season_fixture`) and
+ * recomputes the touched seasons: idempotent, and right whichever of the season and its
+ * fixtures comes first in the log.
+ */
+const named = (table: string, id: string, extra = "") => `
+  create table ${table} (
+    ${id} text primary key,
+    name text not null,
+    alternative_names text[] not null default '{}',
+    source_ids text[] not null,
+    ${extra}
+    sort_name text not null,
+    search_text text not null
+  );
+  create index ${table}_by_name on ${table} (sort_name, ${id});`;
+
+const ddl = `
+  ${named("competition", "competition_id")}
+  ${named("competitor", "competitor_id", "team_type text not null, gender text not null,")}
+  ${named("participant", "participant_id")}
+  ${named("venue", "venue_id", "city text, latitude double precision, longitude double precision,")}
+  create table season (
+    season_id text primary key,
+    competition_id text not null,
+    label text not null,
+    name text not null,
+    start_date date,
+    end_date date,
+    fixture_count integer not null default 0
+  );
+  create index season_by_competition on season (competition_id, start_date, season_id);
+  create table season_fixture (
+    fixture_id text primary key,
+    season_id text not null,
+    start_date date not null,
+    end_date date not null
+  );
+  create index season_fixture_by_season on season_fixture (season_id);
+  create table dismissal_kind (kind text primary key);`;
+
+type NamedTable = "competition" | "competitor" | "participant" | "venue";
+
+/** Registered entities; a replayed registration changes nothing. */
+const registerCompetitions = (tx: Tx, rows: { id: string; name: string; source_ids: string[] }[]) => tx`
+  insert into competition (competition_id, name, source_ids, sort_name, search_text)
+  select id, name, source_ids, lower(name), lower(name)
+  from jsonb_to_recordset(${json(tx, rows)}) as r(id text, name text, source_ids text[])
+  on conflict do nothing`;
+
+const registerParticipants = (tx: Tx, rows: { id: string; name: string; source_ids: string[] }[]) => tx`
+  insert into participant (participant_id, name, source_ids, sort_name, search_text)
+  select id, name, source_ids, lower(name), lower(name)
+  from jsonb_to_recordset(${json(tx, rows)}) as r(id text, name text, source_ids text[])
+  on conflict do nothing`;
+
+const registerCompetitors = (tx: Tx, rows: object[]) => tx`
+  insert into competitor (competitor_id, name, source_ids, team_type, gender, sort_name, search_text)
+  select id, name, source_ids, team_type, gender, lower(name), lower(name)
+  from jsonb_to_recordset(${json(tx, rows)}) as r(id text, name text, source_ids text[], team_type text, gender text)
+  on conflict do nothing`;
+
+const registerVenues = (tx: Tx, rows: object[]) => tx`
+  insert into venue (venue_id, name, source_ids, city, latitude, longitude, sort_name, search_text)
+  select id, name, source_ids, city, latitude, longitude, lower(name), lower(name)
+  from jsonb_to_recordset(${json(tx, rows)})
+    as r(id text, name text, source_ids text[], city text, latitude double precision, longitude double precision)
+  on conflict do nothing`;
+
+/** Adds other spellings (a set: adding one twice, or the registered name, changes nothing). */
+const addNames = (tx: Tx, table: NamedTable, rows: { id: string; name: string }[]) => {
+  const id = tx(`${table}_id`);
+  return tx`
+    update ${tx(table)} t
+    set alternative_names = m.names,
+        search_text = lower(t.name || ${"\n"} || array_to_string(m.names, ${"\n"}))
+    from (
+      select e.${id} as id,
+             array(select distinct n from unnest(e.alternative_names || v.names) n where n <> e.name order by n) as names
+      from ${tx(table)} e
+      join (select id, array_agg(name) as names from jsonb_to_recordset(${json(tx, rows)}) as r(id text, name text)
+            group by id) v on v.id = e.${id}
+    ) m
+    where t.${id} = m.id`;
+};
+
+/**
+ * Dates, fixture count and display name of the given seasons from their fixtures: "2016"
+ * when every fixture starts in one calendar year, "2019/20" when they span two (or more);
+ * the source label while the season has no fixture.
+ */
+const recomputeSeasons = (tx: Tx, seasonIds: string[]) => tx`
+  update season s
+  set start_date = a.first_start, end_date = a.last_end, fixture_count = a.fixtures,
+      name = case
+        when a.first_start is null then s.label
+        when extract(year from a.first_start) = extract(year from a.last_start)
+          then extract(year from a.first_start)::int::text
+        else extract(year from a.first_start)::int::text || '/'
+             || lpad((extract(year from a.last_start)::int % 100)::text, 2, '0')
+      end
+  from (
+    select s2.season_id, min(f.start_date) as first_start, max(f.start_date) as last_start,
+           max(f.end_date) as last_end, count(f.fixture_id)::int as fixtures
+    from season s2 left join season_fixture f on f.season_id = s2.season_id
+    where s2.season_id = any(${seasonIds})
+    group by s2.season_id
+  ) a
+  where s.season_id = a.season_id`;
+
+export const referenceData = defineProjector({
+  name: "reference_data",
+  version: 1,
+  description: "Competitions, seasons, competitors, participants, venues and dismissal kinds.",
+  tables: ["competition", "season", "competitor", "participant", "venue", "dismissal_kind"],
+  ddl,
+  on: {
+    [CompetitionRegistered.type]: (tx, events) =>
+      registerCompetitions(
+        tx,
+        dataOf(CompetitionRegistered, events).map((d) => ({
+          id: d.competitionId,
+          name: d.name,
+          source_ids: d.sourceIds,
+        })),
+      ),
+    [CompetitionNameAdded.type]: (tx, events) =>
+      addNames(
+        tx,
+        "competition",
+        dataOf(CompetitionNameAdded, events).map((d) => ({ id: d.competitionId, name: d.name })),
+      ),
+    [TeamRegistered.type]: (tx, events) =>
+      registerCompetitors(
+        tx,
+        dataOf(TeamRegistered, events).map((d) => ({
+          id: d.teamId,
+          name: d.name,
+          source_ids: d.sourceIds,
+          team_type: d.teamType,
+          gender: d.gender,
+        })),
+      ),
+    [TeamNameAdded.type]: (tx, events) =>
+      addNames(
+        tx,
+        "competitor",
+        dataOf(TeamNameAdded, events).map((d) => ({ id: d.teamId, name: d.name })),
+      ),
+    [ParticipantRegistered.type]: (tx, events) =>
+      registerParticipants(
+        tx,
+        dataOf(ParticipantRegistered, events).map((d) => ({
+          id: d.participantId,
+          name: d.name,
+          source_ids: d.sourceIds,
+        })),
+      ),
+    [ParticipantNameAdded.type]: (tx, events) =>
+      addNames(
+        tx,
+        "participant",
+        dataOf(ParticipantNameAdded, events).map((d) => ({ id: d.participantId, name: d.name })),
+      ),
+    [VenueRegistered.type]: (tx, events) =>
+      registerVenues(
+        tx,
+        dataOf(VenueRegistered, events).map((d) => ({
+          id: d.venueId,
+          name: d.name,
+          source_ids: d.sourceIds,
+          city: d.city,
+          latitude: d.latitude,
+          longitude: d.longitude,
+        })),
+      ),
+    [VenueNameAdded.type]: (tx, events) =>
+      addNames(
+        tx,
+        "venue",
+        dataOf(VenueNameAdded, events).map((d) => ({ id: d.venueId, name: d.name })),
+      ),
+    [SeasonRegistered.type]: async (tx, events) => {
+      const rows = dataOf(SeasonRegistered, events).map((d) => ({
+        season_id: d.seasonId,
+        competition_id: d.competitionId,
+        label: d.label,
+      }));
+      await tx`
+        insert into season (season_id, competition_id, label, name)
+        select season_id, competition_id, label, label
+        from jsonb_to_recordset(${json(tx, rows)}) as r(season_id text, competition_id text, label text)
+        on conflict do nothing`;
+      await recomputeSeasons(
+        tx,
+        rows.map((r) => r.season_id),
+      );
+    },
+    [FixtureScheduled.type]: async (tx, events) => {
+      const rows = lastByKey(
+        dataOf(FixtureScheduled, events).map((d) => ({
+          fixture_id: d.fixtureId,
+          season_id: d.seasonId,
+          start_date: d.startDate,
+          end_date: d.endDate,
+        })),
+        (r) => r.fixture_id,
+      );
+      // A fixture moved to another season leaves its old season too.
+      const previous = await tx<{ season_id: string }[]>`
+        select distinct season_id from season_fixture where fixture_id = any(${rows.map((r) => r.fixture_id)})`;
+      await tx`
+        insert into season_fixture (fixture_id, season_id, start_date, end_date)
+        select fixture_id, season_id, start_date, end_date
+        from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, season_id text, start_date date, end_date date)
+        on conflict (fixture_id) do update
+          set season_id = excluded.season_id, start_date = excluded.start_date, end_date = excluded.end_date`;
+      await recomputeSeasons(tx, [...new Set([...rows.map((r) => r.season_id), ...previous.map((p) => p.season_id)])]);
+    },
+    [VocabularyTermAdded.type]: (tx, events) => {
+      const kinds = dataOf(VocabularyTermAdded, events)
+        .filter((d) => d.vocabulary === "dismissal_kind")
+        .map((d) => ({ kind: d.term }));
+      return tx`
+        insert into dismissal_kind (kind) select kind from jsonb_to_recordset(${json(tx, kinds)}) as r(kind text)
+        on conflict do nothing`;
+    },
+  },
+});

@@ -1,0 +1,351 @@
+import type { DeliveryState } from "../../streams/fixture.js";
+import type { Tx } from "../db/database.js";
+import type { RecordedEvent } from "../event-store/port.js";
+import { fixtureStatistics } from "../statistics/fixture-statistics.js";
+import type { InningsInput } from "../statistics/innings-card.js";
+import { type PlayerStatisticsScope, playerAggregates } from "../statistics/player-aggregates.js";
+import type { PlayerInningsLine } from "../statistics/player-lines.js";
+import type { Delivery } from "../statistics/rules.js";
+import { defineProjector } from "./projector.js";
+import { json, streamEntityId } from "./rows.js";
+
+/**
+ * Statistics derived from the current accepted delivery revisions: per-fixture scorecards,
+ * per-player innings lines, and per-player aggregates for every season, competition and
+ * career. The projector keeps its own copy of the inputs (fixtures, innings, current
+ * deliveries, names), so it never reads another projector's tables, and recomputes each
+ * fixture a batch touched, then the aggregates of every player of those fixtures.
+ */
+const ddl = `
+  create table stat_fixture (
+    fixture_id text primary key,
+    competition_id text not null,
+    season_id text not null,
+    balls_per_over integer not null,
+    competitors jsonb not null,
+    squads jsonb not null default '{}',
+    outcome jsonb
+  );
+  create table stat_innings (fixture_id text not null, innings_id text primary key, data jsonb not null);
+  create index stat_innings_fixture on stat_innings (fixture_id);
+  create table stat_delivery (
+    event_id uuid primary key,
+    fixture_id text not null,
+    innings_id text not null,
+    sequence_number integer not null,
+    revision integer not null,
+    state jsonb not null
+  );
+  create index stat_delivery_fixture on stat_delivery (fixture_id, innings_id, sequence_number);
+  create table stat_name (id text primary key, name text not null);
+  create table fixture_statistics (
+    fixture_id text primary key,
+    competition_id text not null,
+    season_id text not null,
+    statistics jsonb not null
+  );
+  create table player_line (
+    participant_id text not null,
+    fixture_id text not null,
+    innings_id text not null,
+    competition_id text not null,
+    season_id text not null,
+    balls_per_over integer not null,
+    line jsonb not null,
+    primary key (participant_id, innings_id)
+  );
+  create index player_line_fixture on player_line (fixture_id);
+  create table player_fixture (
+    participant_id text not null,
+    fixture_id text not null,
+    competition_id text not null,
+    season_id text not null,
+    primary key (participant_id, fixture_id)
+  );
+  create index player_fixture_fixture on player_fixture (fixture_id);
+  create table player_aggregate (
+    scope_type text not null,
+    scope_id text not null,
+    participant_id text not null,
+    participant_name text not null,
+    matches integer not null,
+    batting_innings integer not null,
+    runs integer not null,
+    balls_faced integer not null,
+    dismissals integer not null,
+    fours integer not null,
+    sixes integer not null,
+    batting_average numeric,
+    batting_strike_rate numeric,
+    balls_bowled integer not null,
+    runs_conceded integer not null,
+    wickets integer not null,
+    bowling_average numeric,
+    economy numeric,
+    bowling_strike_rate numeric,
+    figures jsonb not null,
+    primary key (scope_type, scope_id, participant_id)
+  );
+  create index player_aggregate_by_participant on player_aggregate (participant_id);`;
+
+type Inputs = {
+  fixture: {
+    fixture_id: string;
+    competition_id: string;
+    season_id: string;
+    balls_per_over: number;
+    competitors: { competitorId: string; name: string }[];
+    squads: Record<string, string[]>;
+    outcome: unknown;
+  };
+  innings: InningsInput[];
+  deliveries: Delivery[];
+};
+
+export const statistics = defineProjector({
+  name: "statistics",
+  version: 1,
+  description: "Fixture scorecards, player innings lines and season/competition/career aggregates.",
+  tables: ["fixture_statistics", "player_aggregate", "player_line", "player_fixture"],
+  ddl,
+  on: {
+    ParticipantRegistered: (tx, events) => names(tx, events, "participantId"),
+    TeamRegistered: (tx, events) => names(tx, events, "teamId"),
+    FixtureScheduled: (tx, events) => {
+      const rows = events.map((e) => {
+        const d = e.data as {
+          fixtureId: string;
+          competitionId: string;
+          seasonId: string;
+          ballsPerOver: number;
+          competitors: unknown;
+        };
+        return {
+          fixture_id: d.fixtureId,
+          competition_id: d.competitionId,
+          season_id: d.seasonId,
+          balls_per_over: d.ballsPerOver,
+          competitors: d.competitors,
+        };
+      });
+      return tx`
+        insert into stat_fixture (fixture_id, competition_id, season_id, balls_per_over, competitors)
+        select * from jsonb_to_recordset(${json(tx, rows)})
+          as r(fixture_id text, competition_id text, season_id text, balls_per_over integer, competitors jsonb)
+        on conflict (fixture_id) do nothing`;
+    },
+    SquadNamed: async (tx, events) => {
+      for (const e of events) {
+        const { competitorId, participantIds } = e.data as { competitorId: string; participantIds: string[] };
+        await tx`update stat_fixture set squads = squads || ${tx.json({ [competitorId]: participantIds })}
+                 where fixture_id = ${streamEntityId(e.streamId)}`;
+      }
+    },
+    InningsOpened: (tx, events) => {
+      const rows = events.map((e) => ({
+        fixture_id: streamEntityId(e.streamId),
+        innings_id: (e.data as { inningsId: string }).inningsId,
+        data: e.data,
+      }));
+      return tx`
+        insert into stat_innings select * from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, innings_id text, data jsonb)
+        on conflict (innings_id) do update set data = excluded.data`;
+    },
+    DeliveryRecorded: (tx, events) => {
+      const rows = events.map((e) => {
+        const {
+          eventId,
+          sequenceNumber,
+          submissionId: _s,
+          ...state
+        } = e.data as DeliveryState & { eventId: string; sequenceNumber: number; submissionId: string | null };
+        return {
+          event_id: eventId,
+          fixture_id: streamEntityId(e.streamId),
+          innings_id: state.inningsId,
+          sequence_number: sequenceNumber,
+          revision: 1,
+          state,
+        };
+      });
+      return tx`
+        insert into stat_delivery
+        select * from jsonb_to_recordset(${json(tx, rows)})
+          as r(event_id uuid, fixture_id text, innings_id text, sequence_number integer, revision integer, state jsonb)
+        on conflict (event_id) do nothing`;
+    },
+    DeliveryCorrected: async (tx, events) => {
+      for (const e of events) {
+        const { eventId, revision, delivery } = e.data as {
+          eventId: string;
+          revision: number;
+          delivery: DeliveryState;
+        };
+        await tx`update stat_delivery set state = ${tx.json(delivery as never)}, revision = ${revision}, innings_id = ${delivery.inningsId}
+                 where event_id = ${eventId} and revision < ${revision}`;
+      }
+    },
+    OutcomeRecorded: async (tx, events) => {
+      for (const e of events)
+        await tx`update stat_fixture set outcome = ${tx.json(e.data as never)} where fixture_id = ${streamEntityId(e.streamId)}`;
+    },
+  },
+  settle: async (tx, events) => {
+    const fixtureIds = [
+      ...new Set(events.filter((e) => e.streamId.startsWith("fixture-")).map((e) => streamEntityId(e.streamId))),
+    ];
+    if (fixtureIds.length > 0) await recompute(tx, fixtureIds);
+  },
+});
+
+const names = (tx: Tx, events: readonly RecordedEvent[], idField: string) => {
+  const rows = events.map((e) => ({
+    id: (e.data as Record<string, string>)[idField],
+    name: (e.data as { name: string }).name,
+  }));
+  return tx`insert into stat_name select * from jsonb_to_recordset(${json(tx, rows)}) as r(id text, name text) on conflict (id) do nothing`;
+};
+
+async function recompute(tx: Tx, fixtureIds: string[]) {
+  const inputs = await loadInputs(tx, fixtureIds);
+  const nameRows = await tx<{ id: string; name: string }[]>`
+    select id, name from stat_name where id in (
+      select jsonb_array_elements_text(squad) from stat_fixture, jsonb_each(squads) as s(team, squad) where fixture_id = any(${fixtureIds})
+      union select distinct state ->> 'strikerId' from stat_delivery where fixture_id = any(${fixtureIds})
+      union select distinct state ->> 'nonStrikerId' from stat_delivery where fixture_id = any(${fixtureIds})
+      union select distinct state ->> 'bowlerId' from stat_delivery where fixture_id = any(${fixtureIds})
+      union select jsonb_array_elements(jsonb_path_query_array(state, '$.wickets[*].fielders[*].participantId')) ->> 0 from stat_delivery where fixture_id = any(${fixtureIds})
+    )`;
+  const known = new Map(nameRows.map((r) => [r.id, r.name]));
+  const name = (id: string) => known.get(id) ?? id;
+
+  const before = await tx<{ participant_id: string }[]>`
+    select participant_id from player_line where fixture_id = any(${fixtureIds})
+    union select participant_id from player_fixture where fixture_id = any(${fixtureIds})`;
+  const statisticsRows: object[] = [];
+  const lineRows: object[] = [];
+  const memberRows: object[] = [];
+  for (const { fixture, innings, deliveries } of inputs) {
+    const computed = fixtureStatistics({ ...fixture, ballsPerOver: fixture.balls_per_over, innings, deliveries, name });
+    statisticsRows.push({
+      fixture_id: fixture.fixture_id,
+      competition_id: fixture.competition_id,
+      season_id: fixture.season_id,
+      statistics: computed.statistics,
+    });
+    const scope = {
+      fixture_id: fixture.fixture_id,
+      competition_id: fixture.competition_id,
+      season_id: fixture.season_id,
+    };
+    for (const line of computed.lines)
+      lineRows.push({
+        ...scope,
+        participant_id: line.participantId,
+        innings_id: line.inningsId,
+        balls_per_over: fixture.balls_per_over,
+        line,
+      });
+    for (const participantId of new Set(Object.values(fixture.squads).flat()))
+      memberRows.push({ ...scope, participant_id: participantId });
+  }
+  await tx`delete from fixture_statistics where fixture_id = any(${fixtureIds})`;
+  await tx`insert into fixture_statistics select * from jsonb_to_recordset(${json(tx, statisticsRows)})
+           as r(fixture_id text, competition_id text, season_id text, statistics jsonb)`;
+  await tx`delete from player_line where fixture_id = any(${fixtureIds})`;
+  await tx`insert into player_line (participant_id, fixture_id, innings_id, competition_id, season_id, balls_per_over, line)
+           select participant_id, fixture_id, innings_id, competition_id, season_id, balls_per_over, line
+           from jsonb_to_recordset(${json(tx, lineRows)})
+           as r(participant_id text, fixture_id text, innings_id text, competition_id text, season_id text, balls_per_over integer, line jsonb)`;
+  await tx`delete from player_fixture where fixture_id = any(${fixtureIds})`;
+  await tx`insert into player_fixture (participant_id, fixture_id, competition_id, season_id)
+           select participant_id, fixture_id, competition_id, season_id
+           from jsonb_to_recordset(${json(tx, memberRows)}) as r(participant_id text, fixture_id text, competition_id text, season_id text)`;
+
+  const participants = [
+    ...new Set([
+      ...before.map((r) => r.participant_id),
+      ...lineRows.map((r) => (r as { participant_id: string }).participant_id),
+      ...memberRows.map((r) => (r as { participant_id: string }).participant_id),
+    ]),
+  ];
+  await recomputeAggregates(tx, participants, name);
+}
+
+async function loadInputs(tx: Tx, fixtureIds: string[]): Promise<Inputs[]> {
+  const fixtures = await tx<Inputs["fixture"][]>`select * from stat_fixture where fixture_id = any(${fixtureIds})`;
+  const innings = await tx<{ fixture_id: string; data: InningsInput }[]>`
+    select fixture_id, data from stat_innings where fixture_id = any(${fixtureIds}) order by fixture_id, (data ->> 'ordinal')::int`;
+  const deliveries = await tx<
+    { fixture_id: string; event_id: string; sequence_number: number; state: DeliveryState }[]
+  >`
+    select fixture_id, event_id::text, sequence_number, state from stat_delivery
+    where fixture_id = any(${fixtureIds}) order by fixture_id, innings_id, sequence_number`;
+  return fixtures.map((fixture) => ({
+    fixture,
+    innings: innings.filter((i) => i.fixture_id === fixture.fixture_id).map((i) => i.data),
+    deliveries: deliveries
+      .filter((d) => d.fixture_id === fixture.fixture_id)
+      .map((d) => ({ ...d.state, eventId: d.event_id, sequenceNumber: d.sequence_number })),
+  }));
+}
+
+async function recomputeAggregates(tx: Tx, participantIds: string[], name: (id: string) => string) {
+  if (participantIds.length === 0) return;
+  const lines = await tx<
+    {
+      participant_id: string;
+      fixture_id: string;
+      competition_id: string;
+      season_id: string;
+      balls_per_over: number;
+      line: PlayerInningsLine;
+    }[]
+  >`
+    select participant_id, fixture_id, competition_id, season_id, balls_per_over, line from player_line where participant_id = any(${participantIds})`;
+  const fixtures = await tx<
+    { participant_id: string; fixture_id: string; competition_id: string; season_id: string }[]
+  >`
+    select participant_id, fixture_id, competition_id, season_id from player_fixture where participant_id = any(${participantIds})`;
+  const rows = playerAggregates(participantIds, lines, fixtures).map(({ participantId, scope, figures }) =>
+    aggregateRow(participantId, scope, figures, name),
+  );
+  await tx`delete from player_aggregate where participant_id = any(${participantIds})`;
+  if (rows.length === 0) return;
+  await tx`insert into player_aggregate select * from jsonb_to_recordset(${json(tx, rows)}) as r(
+    scope_type text, scope_id text, participant_id text, participant_name text, matches integer, batting_innings integer,
+    runs integer, balls_faced integer, dismissals integer, fours integer, sixes integer, batting_average numeric,
+    batting_strike_rate numeric, balls_bowled integer, runs_conceded integer, wickets integer, bowling_average numeric,
+    economy numeric, bowling_strike_rate numeric, figures jsonb)`;
+}
+
+function aggregateRow(
+  participantId: string,
+  scope: PlayerStatisticsScope,
+  figures: ReturnType<typeof playerAggregates>[number]["figures"],
+  name: (id: string) => string,
+) {
+  const { batting, bowling } = figures;
+  return {
+    scope_type: scope.type,
+    scope_id: scope.id,
+    participant_id: participantId,
+    participant_name: name(participantId),
+    matches: figures.matches,
+    batting_innings: batting.innings,
+    runs: batting.runs,
+    balls_faced: batting.balls,
+    dismissals: batting.innings - batting.notOuts,
+    fours: batting.fours,
+    sixes: batting.sixes,
+    batting_average: batting.average,
+    batting_strike_rate: batting.strikeRate,
+    balls_bowled: bowling.balls,
+    runs_conceded: bowling.runs,
+    wickets: bowling.wickets,
+    bowling_average: bowling.average,
+    economy: bowling.economy,
+    bowling_strike_rate: bowling.strikeRate,
+    figures,
+  };
+}

@@ -1,0 +1,74 @@
+import { stringify } from "csv-stringify/sync";
+import { type DeliveryRow, extrasOf } from "./queries/events.js";
+
+/**
+ * The direct-submission CSV upload format, so an exported file can be uploaded again
+ * unchanged: exactly the specification's header order, `schemaVersion` 1.0, an absent
+ * optional value as an empty cell, and `wickets` as a JSON array in its cell (empty when
+ * there is none).
+ */
+export const CSV_COLUMNS = [
+  "fixtureId",
+  "schemaVersion",
+  "eventId",
+  "inningsId",
+  "sequenceNumber",
+  "overNumber",
+  "positionInOver",
+  "ballNumber",
+  "strikerId",
+  "nonStrikerId",
+  "bowlerId",
+  "runsOffBat",
+  "runsExtras",
+  "runsTotal",
+  "runsNonBoundary",
+  "extraWides",
+  "extraNoBalls",
+  "extraByes",
+  "extraLegByes",
+  "extraPenalty",
+  "wickets",
+] as const;
+
+export const SUBMISSION_SCHEMA_VERSION = "1.0";
+
+const cell = (value: string | number | boolean | null | undefined) =>
+  value === null || value === undefined ? "" : String(value);
+
+function record(r: DeliveryRow): string[] {
+  const extras = extrasOf(r);
+  // The submission's own shape and key order (the stored JSON's key order is the database's).
+  const wickets = r.wickets.map((w) => ({
+    kind: w.kind,
+    playerOutId: w.playerOutId,
+    fielders: w.fielders.map((f) => ({ participantId: f.participantId, substitute: f.substitute })),
+  }));
+  return [
+    r.fixture_id,
+    SUBMISSION_SCHEMA_VERSION,
+    r.event_id,
+    r.innings_id,
+    r.sequence_number,
+    r.over_number,
+    r.position_in_over,
+    r.ball_number,
+    r.striker_id,
+    r.non_striker_id,
+    r.bowler_id,
+    r.runs_off_bat,
+    r.runs_extras,
+    r.runs_total,
+    r.runs_non_boundary,
+    extras.wides,
+    extras.noBalls,
+    extras.byes,
+    extras.legByes,
+    extras.penalty,
+    wickets.length ? JSON.stringify(wickets) : null,
+  ].map(cell);
+}
+
+/** RFC 4180 CSV (CRLF line ends, quotes where needed) with the header row. */
+export const eventsCsv = (rows: readonly DeliveryRow[]) =>
+  stringify([[...CSV_COLUMNS], ...rows.map(record)], { record_delimiter: "windows" });

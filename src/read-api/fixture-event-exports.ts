@@ -1,0 +1,150 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { implemented, type Router } from "../http/api.js";
+import type { AppDependencies } from "../http/app.js";
+import { ApiError, errorEnvelopeSchema, errorResponses, notFound } from "../http/errors.js";
+import { versionedFile, versionedJson } from "../http/etag.js";
+import { eventFilters } from "./event-filters.js";
+import { CSV_COLUMNS, eventsCsv } from "./events-csv.js";
+import { pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { deliveryRows, type EventFilters, toEvents } from "./queries/events.js";
+import { fixtureVersion } from "./queries/fixtures.js";
+import { eventSchema } from "./schemas/event.js";
+import { etagHeader, fixtureVersionField, ifNoneMatchHeader, notModifiedResponse } from "./versioned.js";
+
+/**
+ * Exports hold every matching event in one response, up to 5,000: the implementation limit
+ * of the specification rather than its documented 100, because a whole Test (about 2,000
+ * deliveries) must fit in one file. More answers 422 EXPORT_TOO_LARGE; filters narrow it.
+ */
+export const EXPORT_EVENT_LIMIT = 5000;
+
+const request = {
+  params: z.object({ fixtureId: pathId("fixtureId", "Fixture id.", "1426312") }),
+  query: z.strictObject(eventFilters),
+  headers: ifNoneMatchHeader,
+};
+
+const tooLarge = {
+  422: {
+    description: `More than ${EXPORT_EVENT_LIMIT} events match (EXPORT_TOO_LARGE); narrow the export with filters or page through the events list.`,
+    content: { "application/json": { schema: errorEnvelopeSchema } },
+  },
+};
+
+const attachment = (fixtureId: string, extension: string) =>
+  `attachment; filename="${fixtureId.replace(/[^A-Za-z0-9._-]/g, "_")}-events.${extension}"`;
+
+const common = `Every event matching the filters (the events list's filters, without paging), in occurrence order, as a file attachment; at most ${EXPORT_EVENT_LIMIT}. Carries the fixture's version as an ETag. ${UNKNOWN_PARAMETERS}`;
+
+const jsonRoute = createRoute({
+  method: "get",
+  path: "/api/v1/fixtures/{fixtureId}/events/export.json",
+  tags: ["Public reads"],
+  operationId: "exportFixtureEventsJson",
+  summary: "Every matching event as JSON",
+  description: `${common} Each event has the events list's fields. Filename \`<fixtureId>-events.json\`.`,
+  ...implemented,
+  request,
+  responses: {
+    200: {
+      description: "The export",
+      headers: {
+        ...etagHeader,
+        "Content-Disposition": {
+          description: 'attachment; filename="<fixtureId>-events.json"',
+          schema: { type: "string" },
+        },
+      },
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              data: z.array(eventSchema).openapi({ description: "Every matching event, in occurrence order." }),
+              fixtureId: z.string().openapi({ description: "The fixture.", example: "1426312" }),
+              fixtureVersion: fixtureVersionField,
+              count: z.number().int().min(0).openapi({ description: "Events in `data`.", example: 247 }),
+            })
+            .openapi("EventExport"),
+        },
+      },
+    },
+    ...notModifiedResponse,
+    ...errorResponses(400, 404),
+    ...tooLarge,
+    ...errorResponses(500),
+  },
+});
+
+const csvRoute = createRoute({
+  method: "get",
+  path: "/api/v1/fixtures/{fixtureId}/events/export.csv",
+  tags: ["Public reads"],
+  operationId: "exportFixtureEventsCsv",
+  summary: "Every matching event as CSV",
+  description: `${common} The columns are the CSV upload's, in its order (${CSV_COLUMNS.join(", ")}), so the file can be uploaded again unchanged: \`schemaVersion\` 1.0, empty cells for absent values, \`wickets\` a JSON array in its cell (empty when none). RFC 4180, UTF-8, CRLF line ends. Filename \`<fixtureId>-events.csv\`.`,
+  ...implemented,
+  request,
+  responses: {
+    200: {
+      description: "The export",
+      headers: {
+        ...etagHeader,
+        "Content-Disposition": {
+          description: 'attachment; filename="<fixtureId>-events.csv"',
+          schema: { type: "string" },
+        },
+      },
+      content: {
+        "text/csv": {
+          schema: z.string().openapi({
+            description: "CSV with a header row.",
+            example: `${CSV_COLUMNS.join(",")}\r\n`,
+          }),
+        },
+      },
+    },
+    ...notModifiedResponse,
+    ...errorResponses(400, 404),
+    ...tooLarge,
+    ...errorResponses(500),
+  },
+});
+
+export function registerFixtureEventExports(app: Router, deps: AppDependencies) {
+  const sql = readModels(deps);
+  const limit = deps.limits?.exportEvents ?? EXPORT_EVENT_LIMIT;
+
+  /** The fixture's version and every matching delivery, or 404 / 422. */
+  async function exported(fixtureId: string, filters: EventFilters) {
+    const version = await fixtureVersion(sql(), fixtureId);
+    if (version === undefined) throw notFound("fixture");
+    const rows = await deliveryRows(sql(), fixtureId, filters, undefined, limit + 1);
+    if (rows.length > limit) {
+      throw new ApiError(
+        "EXPORT_TOO_LARGE",
+        `More than ${limit} events match; narrow the export with filters (inningsId, overNumber, …) or page through /events`,
+      );
+    }
+    return { version, rows };
+  }
+
+  app.openapi(jsonRoute, async (c) => {
+    const { fixtureId } = c.req.valid("param");
+    const { version, rows } = await exported(fixtureId, c.req.valid("query"));
+    const data = await toEvents(sql(), rows);
+    return versionedJson(
+      c,
+      version,
+      { data, fixtureId, fixtureVersion: version, count: data.length },
+      { "Content-Disposition": attachment(fixtureId, "json") },
+    );
+  });
+  app.openapi(csvRoute, async (c) => {
+    const { fixtureId } = c.req.valid("param");
+    const { version, rows } = await exported(fixtureId, c.req.valid("query"));
+    return versionedFile(c, version, eventsCsv(rows), {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": attachment(fixtureId, "csv"),
+    });
+  });
+}

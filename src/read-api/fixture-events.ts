@@ -1,0 +1,105 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { implemented, type Router } from "../http/api.js";
+import type { AppDependencies } from "../http/app.js";
+import { errorResponses, notFound } from "../http/errors.js";
+import { versionedJson } from "../http/etag.js";
+import { cursorParam, keysetPage, limitParam, paginationSchema } from "../http/pagination.js";
+import { eventFilters } from "./event-filters.js";
+import { pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { findEvent, listEvents } from "./queries/events.js";
+import { fixtureVersion } from "./queries/fixtures.js";
+import { eventSchema } from "./schemas/event.js";
+import { etagHeader, fixtureVersionField, ifNoneMatchHeader, notModifiedResponse } from "./versioned.js";
+
+const eventKey = z.tuple([z.number().int().min(0), z.number().int().min(0), z.uuid()]);
+const fixtureId = pathId("fixtureId", "Fixture id.", "1426312");
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/api/v1/fixtures/{fixtureId}/events",
+  tags: ["Public reads"],
+  operationId: "listFixtureEvents",
+  summary: "Accepted delivery events in occurrence order",
+  description: `The current revision of each delivery, in occurrence order (innings ordinal, then sequence number); the order is fixed, there is no \`sort\`. Filters combine with AND; an innings or competitor the fixture does not have matches nothing. ${UNKNOWN_PARAMETERS}`,
+  ...implemented,
+  request: {
+    params: z.object({ fixtureId }),
+    query: z.strictObject({ ...eventFilters, limit: limitParam, cursor: cursorParam }),
+    headers: ifNoneMatchHeader,
+  },
+  responses: {
+    200: {
+      description: "A page of events",
+      headers: etagHeader,
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              data: z.array(eventSchema).openapi({ description: "Events in occurrence order." }),
+              pagination: paginationSchema,
+              fixtureVersion: fixtureVersionField,
+            })
+            .openapi("EventPage"),
+        },
+      },
+    },
+    ...notModifiedResponse,
+    ...errorResponses(400, 404, 500),
+  },
+});
+
+const detailRoute = createRoute({
+  method: "get",
+  path: "/api/v1/fixtures/{fixtureId}/events/{eventId}",
+  tags: ["Public reads"],
+  operationId: "getFixtureEvent",
+  summary: "One current accepted event",
+  description: "The current revision of one delivery of the fixture. An id that is not a UUID is simply not found.",
+  ...implemented,
+  request: {
+    params: z.object({
+      fixtureId,
+      eventId: pathId("eventId", "The delivery's event id (UUID).", "0b3f9a52-8c1e-4e59-a8e5-1f0c2d9b7a41"),
+    }),
+    headers: ifNoneMatchHeader,
+  },
+  responses: {
+    200: {
+      description: "The event",
+      headers: etagHeader,
+      content: {
+        "application/json": {
+          schema: z.object({ data: eventSchema, fixtureVersion: fixtureVersionField }).openapi("EventResponse"),
+        },
+      },
+    },
+    ...notModifiedResponse,
+    ...errorResponses(404, 500),
+  },
+});
+
+export function registerFixtureEvents(app: Router, deps: AppDependencies) {
+  const sql = readModels(deps);
+  app.openapi(listRoute, async (c) => {
+    const { fixtureId } = c.req.valid("param");
+    const { limit, cursor, ...filters } = c.req.valid("query");
+    const version = await fixtureVersion(sql(), fixtureId);
+    if (version === undefined) throw notFound("fixture");
+    const page = await keysetPage({
+      scope: { operation: "listFixtureEvents", inputs: { fixtureId, ...filters } },
+      limit,
+      cursor,
+      key: eventKey,
+      fetch: (after, take) => listEvents(sql(), fixtureId, filters, after, take),
+    });
+    return versionedJson(c, version, { ...page, fixtureVersion: version });
+  });
+  app.openapi(detailRoute, async (c) => {
+    const { fixtureId, eventId } = c.req.valid("param");
+    const version = await fixtureVersion(sql(), fixtureId);
+    if (version === undefined) throw notFound("fixture");
+    const event = await findEvent(sql(), fixtureId, eventId);
+    if (!event) throw notFound("event");
+    return versionedJson(c, version, { data: event, fixtureVersion: version });
+  });
+}

@@ -1,0 +1,97 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { implemented, type Router } from "../http/api.js";
+import type { AppDependencies } from "../http/app.js";
+import { errorResponses, notFound } from "../http/errors.js";
+import { versionedJson } from "../http/etag.js";
+import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
+import { idFilter, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { findFixture, listFixtures } from "./queries/fixtures.js";
+import { fixtureDetailSchema, fixtureSchema } from "./schemas/fixture.js";
+import { etagHeader, ifNoneMatchHeader, notModifiedResponse } from "./versioned.js";
+
+const fixtureKey = z.tuple([z.iso.date(), z.string()]);
+const date = (description: string, example: string) => z.iso.date().optional().openapi({ description, example });
+
+const listQuery = z
+  .strictObject({
+    competitionId: idFilter("Only fixtures of this competition.", "ipl"),
+    seasonId: idFilter("Only fixtures of this season.", "ipl-2024"),
+    competitorId: idFilter("Only fixtures this competitor played in.", "mumbai-indians"),
+    gender: z
+      .enum(["male", "female"])
+      .optional()
+      .openapi({ description: "Only men's (`male`) or women's (`female`) fixtures.", example: "female" }),
+    startDateFrom: date("Only fixtures starting on or after this date (YYYY-MM-DD, inclusive).", "2024-03-22"),
+    startDateTo: date("Only fixtures starting on or before this date (YYYY-MM-DD, inclusive).", "2024-05-26"),
+    sort: sortParam(["startDate"], "startDate"),
+    limit: limitParam,
+    cursor: cursorParam,
+  })
+  .refine((q) => !q.startDateFrom || !q.startDateTo || q.startDateFrom <= q.startDateTo, {
+    message: "startDateTo must not precede startDateFrom",
+    path: ["startDateTo"],
+  });
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/api/v1/fixtures",
+  tags: ["Public reads"],
+  operationId: "listFixtures",
+  summary: "List fixtures",
+  description: `Fixtures by start date, then id, with names beside ids and each innings' totals. ${UNKNOWN_PARAMETERS}`,
+  ...implemented,
+  request: { query: listQuery },
+  responses: {
+    200: {
+      description: "A page of fixtures",
+      content: { "application/json": { schema: collectionSchema(fixtureSchema, "FixturePage", "Fixtures.") } },
+    },
+    ...errorResponses(400, 500),
+  },
+});
+
+const detailRoute = createRoute({
+  method: "get",
+  path: "/api/v1/fixtures/{fixtureId}",
+  tags: ["Public reads"],
+  operationId: "getFixture",
+  summary: "One fixture",
+  description: "The fixture with its squads. Carries the fixture's version in `data.version` and as an ETag.",
+  ...implemented,
+  request: {
+    params: z.object({ fixtureId: pathId("fixtureId", "Fixture id.", "1426312") }),
+    headers: ifNoneMatchHeader,
+  },
+  responses: {
+    200: {
+      description: "The fixture",
+      headers: etagHeader,
+      content: {
+        "application/json": { schema: z.object({ data: fixtureDetailSchema }).openapi("FixtureResponse") },
+      },
+    },
+    ...notModifiedResponse,
+    ...errorResponses(404, 500),
+  },
+});
+
+export function registerFixtures(app: Router, deps: AppDependencies) {
+  const sql = readModels(deps);
+  app.openapi(listRoute, async (c) => {
+    const { limit, cursor, ...inputs } = c.req.valid("query");
+    const { sort, ...filters } = inputs;
+    const page = await keysetPage({
+      scope: { operation: "listFixtures", inputs },
+      limit,
+      cursor,
+      key: fixtureKey,
+      fetch: (after, take) => listFixtures(sql(), filters, { direction: directionOf(sort), after, take }),
+    });
+    return c.json(page, 200);
+  });
+  app.openapi(detailRoute, async (c) => {
+    const fixture = await findFixture(sql(), c.req.valid("param").fixtureId);
+    if (!fixture) throw notFound("fixture");
+    return versionedJson(c, fixture.version, { data: fixture });
+  });
+}

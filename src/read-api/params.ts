@@ -1,0 +1,36 @@
+import { z } from "@hono/zod-openapi";
+import type { Sql } from "../db/database.js";
+import type { AppDependencies } from "../http/app.js";
+
+/** Parameters and helpers every public read shares. */
+
+/** The read-model database, or a plain error (500) in an app built only for its OpenAPI document. */
+export const readModels =
+  (deps: AppDependencies): (() => Sql) =>
+  () => {
+    if (!deps.sql) throw new Error("this app was created without a database");
+    return deps.sql;
+  };
+
+/** A path parameter holding an opaque id. Unknown ids answer 404, never 400. */
+export const pathId = (name: string, description: string, example: string) =>
+  z.string().openapi({ param: { name, in: "path" }, description, example });
+
+/** Case-insensitive part of any spelling of a name. */
+export const nameFilter = (what: string, example: string) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .openapi({
+      description: `Only ${what} whose name, or another spelling of it, contains this text (case-insensitive).`,
+      example,
+    });
+
+export const idFilter = (description: string, example: string) =>
+  z.string().min(1).max(200).optional().openapi({ description, example });
+
+export const UNKNOWN_PARAMETERS =
+  "Unknown query parameters are refused with 400 VALIDATION_FAILED naming them, so a misspelt filter never silently widens a result.";

@@ -1,0 +1,156 @@
+import type { Sql } from "../../db/database.js";
+import type { Keyed } from "../../http/pagination.js";
+import type { Event } from "../schemas/event.js";
+import { participantNames } from "./reference.js";
+
+/**
+ * A fixture's current deliveries in occurrence order: innings ordinal, then sequence number
+ * (event id last, so the order is total). Every query is scoped to one fixture and rides the
+ * `delivery_in_occurrence_order` index.
+ */
+export type EventKey = [inningsOrdinal: number, sequenceNumber: number, eventId: string];
+export type EventFilters = {
+  inningsId?: string | undefined;
+  /** Deliveries of the innings this competitor batted. */
+  competitorId?: string | undefined;
+  /** Striker, non-striker, bowler, player out or fielder. */
+  participantId?: string | undefined;
+  overNumber?: number | undefined;
+  /** Case-insensitive. */
+  wicketKind?: string | undefined;
+};
+
+type Wicket = { kind: string; playerOutId: string; fielders: { participantId: string; substitute: boolean }[] };
+export type DeliveryRow = {
+  event_id: string;
+  fixture_id: string;
+  innings_id: string;
+  innings_ordinal: number;
+  sequence_number: number;
+  revision: number;
+  over_number: number;
+  position_in_over: number;
+  ball_number: string | null;
+  striker_id: string;
+  non_striker_id: string;
+  bowler_id: string;
+  runs_off_bat: number;
+  runs_extras: number;
+  runs_total: number;
+  runs_non_boundary: boolean | null;
+  extra_wides: number | null;
+  extra_no_balls: number | null;
+  extra_byes: number | null;
+  extra_leg_byes: number | null;
+  extra_penalty: number | null;
+  wickets: Wicket[];
+};
+
+const columns = (sql: Sql) => sql`
+  event_id::text, fixture_id, innings_id, innings_ordinal, sequence_number, revision, over_number, position_in_over,
+  ball_number, striker_id, non_striker_id, bowler_id, runs_off_bat, runs_extras, runs_total, runs_non_boundary,
+  extra_wides, extra_no_balls, extra_byes, extra_leg_byes, extra_penalty, wickets`;
+
+const matching = (sql: Sql, fixtureId: string, f: EventFilters) => sql`
+  fixture_id = ${fixtureId}
+  ${f.inningsId ? sql`and innings_id = ${f.inningsId}` : sql``}
+  ${f.competitorId ? sql`and batting_competitor_id = ${f.competitorId}` : sql``}
+  ${f.participantId ? sql`and participant_ids @> array[${f.participantId}]::text[]` : sql``}
+  ${f.overNumber !== undefined ? sql`and over_number = ${f.overNumber}` : sql``}
+  ${f.wicketKind ? sql`and wicket_kinds @> array[lower(${f.wicketKind})]::text[]` : sql``}`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Up to `take` rows in occurrence order, strictly after `after`. */
+export async function deliveryRows(
+  sql: Sql,
+  fixtureId: string,
+  filters: EventFilters,
+  after: EventKey | undefined,
+  take: number,
+): Promise<DeliveryRow[]> {
+  return sql<DeliveryRow[]>`
+    select ${columns(sql)} from delivery
+    where ${matching(sql, fixtureId, filters)}
+      ${after ? sql`and (innings_ordinal, sequence_number, event_id) > (${after[0]}, ${after[1]}, ${after[2]}::uuid)` : sql``}
+    order by innings_ordinal, sequence_number, event_id
+    limit ${take}`;
+}
+
+export async function listEvents(
+  sql: Sql,
+  fixtureId: string,
+  filters: EventFilters,
+  after: EventKey | undefined,
+  take: number,
+): Promise<Keyed<Event, EventKey>[]> {
+  const rows = await deliveryRows(sql, fixtureId, filters, after, take);
+  const events = await toEvents(sql, rows);
+  return events.map((item) => ({ item, key: [item.inningsOrdinal, item.sequenceNumber, item.eventId] }));
+}
+
+export async function findEvent(sql: Sql, fixtureId: string, eventId: string): Promise<Event | undefined> {
+  if (!UUID.test(eventId)) return undefined;
+  const rows = await sql<DeliveryRow[]>`
+    select ${columns(sql)} from delivery where fixture_id = ${fixtureId} and event_id = ${eventId}::uuid`;
+  return (await toEvents(sql, rows))[0];
+}
+
+/** The public events of the rows, with the names of everyone involved. */
+export async function toEvents(sql: Sql, rows: readonly DeliveryRow[]): Promise<Event[]> {
+  const names = await participantNames(
+    sql,
+    rows.flatMap((r) => [
+      r.striker_id,
+      r.non_striker_id,
+      r.bowler_id,
+      ...r.wickets.flatMap((w) => [w.playerOutId, ...w.fielders.map((f) => f.participantId)]),
+    ]),
+  );
+  const nameOf = (id: string) => names.get(id) ?? null;
+  return rows.map((r) => ({
+    eventId: r.event_id,
+    fixtureId: r.fixture_id,
+    inningsId: r.innings_id,
+    inningsOrdinal: r.innings_ordinal,
+    sequenceNumber: r.sequence_number,
+    revision: r.revision,
+    overNumber: r.over_number,
+    positionInOver: r.position_in_over,
+    ballNumber: r.ball_number,
+    strikerId: r.striker_id,
+    strikerName: nameOf(r.striker_id),
+    nonStrikerId: r.non_striker_id,
+    nonStrikerName: nameOf(r.non_striker_id),
+    bowlerId: r.bowler_id,
+    bowlerName: nameOf(r.bowler_id),
+    runs: {
+      offBat: r.runs_off_bat,
+      extras: r.runs_extras,
+      total: r.runs_total,
+      ...(r.runs_non_boundary === null ? {} : { nonBoundary: r.runs_non_boundary }),
+    },
+    extras: extrasOf(r),
+    wickets: r.wickets.map((w) => ({
+      kind: w.kind,
+      playerOutId: w.playerOutId,
+      playerOutName: nameOf(w.playerOutId),
+      fielders: w.fielders.map((f) => ({
+        participantId: f.participantId,
+        name: nameOf(f.participantId),
+        substitute: f.substitute,
+      })),
+    })),
+  }));
+}
+
+/** Only the kinds of extra the delivery had, as submitted. */
+export function extrasOf(r: DeliveryRow): Event["extras"] {
+  const extras: Event["extras"] = {};
+  if (r.extra_wides !== null) extras.wides = r.extra_wides;
+  if (r.extra_no_balls !== null) extras.noBalls = r.extra_no_balls;
+  if (r.extra_byes !== null) extras.byes = r.extra_byes;
+  if (r.extra_leg_byes !== null) extras.legByes = r.extra_leg_byes;
+  if (r.extra_penalty !== null) extras.penalty = r.extra_penalty;
+  return extras;
+}

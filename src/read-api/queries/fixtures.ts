@@ -1,0 +1,262 @@
+import type { Sql } from "../../db/database.js";
+import type { Direction, Keyed } from "../../http/pagination.js";
+import type { Fixture, FixtureDetail, InningsSummary, ParticipantFixture } from "../schemas/fixture.js";
+import { participantNames } from "./reference.js";
+
+/** Fixtures in start-date order, then id (the `fixture_by_*` indexes serve each filter). */
+export type FixtureKey = [startDate: string, fixtureId: string];
+export type FixtureFilters = {
+  competitionId?: string | undefined;
+  seasonId?: string | undefined;
+  competitorId?: string | undefined;
+  gender?: string | undefined;
+  startDateFrom?: string | undefined;
+  startDateTo?: string | undefined;
+};
+export type Page<K> = { direction: Direction; after?: K | undefined; take: number };
+
+type CompetitorRef = { competitorId: string; name: string | null };
+type FixtureRow = {
+  fixture_id: string;
+  version: number;
+  competition_id: string;
+  competition_name: string | null;
+  season_id: string;
+  season_label: string | null;
+  season_name: string | null;
+  venue_id: string | null;
+  venue_name: string | null;
+  venue_city: string | null;
+  venue_latitude: number | null;
+  venue_longitude: number | null;
+  competitors: CompetitorRef[];
+  start_date: string;
+  end_date: string;
+  match_type: Fixture["matchType"];
+  team_type: Fixture["teamType"];
+  gender: Fixture["gender"];
+  balls_per_over: number;
+  overs_per_innings: number | null;
+  stage: string | null;
+  match_number: number | null;
+  toss: { winnerId: string; decision: "bat" | "field" } | null;
+  outcome: {
+    result: "won" | "tie" | "draw" | "no result";
+    winnerId: string | null;
+    by: { runs?: number; wickets?: number; innings?: number } | null;
+    method: string | null;
+    tieBreakWinnerId: string | null;
+    tieBreak: "super over" | "bowl-out" | null;
+    playerOfMatchIds: string[];
+  } | null;
+  source: { sourceId: string; revision: number } | null;
+};
+
+type InningsRow = {
+  fixture_id: string;
+  innings_id: string;
+  ordinal: number;
+  batting_competitor_id: string;
+  bowling_competitor_id: string;
+  super_over: boolean;
+  target: { runs: number; overs: number | null } | null;
+  declared: boolean;
+  forfeited: boolean;
+  runs: number;
+  wickets: number;
+  legal_balls: number;
+  deliveries: number;
+};
+
+const columns = (sql: Sql) => sql`
+  f.fixture_id, coalesce(sv.revision, 0)::int as version,
+  f.competition_id, c.name as competition_name, f.season_id, s.label as season_label, s.name as season_name,
+  f.venue_id, v.name as venue_name, v.city as venue_city, v.latitude as venue_latitude, v.longitude as venue_longitude,
+  f.competitors, f.start_date::text, f.end_date::text, f.match_type, f.team_type, f.gender, f.balls_per_over,
+  f.overs_per_innings, f.stage, f.match_number, f.toss, f.outcome, f.source`;
+
+const joins = (sql: Sql) => sql`
+  left join competition c on c.competition_id = f.competition_id
+  left join season s on s.season_id = f.season_id
+  left join venue v on v.venue_id = f.venue_id
+  left join stream_version sv on sv.stream_id = 'fixture-' || f.fixture_id`;
+
+const filters = (sql: Sql, q: FixtureFilters) => sql`
+  ${q.competitionId ? sql`and f.competition_id = ${q.competitionId}` : sql``}
+  ${q.seasonId ? sql`and f.season_id = ${q.seasonId}` : sql``}
+  ${q.competitorId ? sql`and f.competitor_ids @> array[${q.competitorId}]::text[]` : sql``}
+  ${q.gender ? sql`and f.gender = ${q.gender}` : sql``}
+  ${q.startDateFrom ? sql`and f.start_date >= ${q.startDateFrom}::date` : sql``}
+  ${q.startDateTo ? sql`and f.start_date <= ${q.startDateTo}::date` : sql``}`;
+
+const keyset = (sql: Sql, page: Page<FixtureKey>) => {
+  const after = page.after
+    ? page.direction === "asc"
+      ? sql`and (f.start_date, f.fixture_id) > (${page.after[0]}::date, ${page.after[1]})`
+      : sql`and (f.start_date, f.fixture_id) < (${page.after[0]}::date, ${page.after[1]})`
+    : sql``;
+  const order =
+    page.direction === "asc" ? sql`f.start_date asc, f.fixture_id asc` : sql`f.start_date desc, f.fixture_id desc`;
+  return { after, order };
+};
+
+export async function listFixtures(sql: Sql, q: FixtureFilters, page: Page<FixtureKey>) {
+  const { after, order } = keyset(sql, page);
+  const rows = await sql<FixtureRow[]>`
+    select ${columns(sql)} from fixture f ${joins(sql)}
+    where true ${filters(sql, q)} ${after}
+    order by ${order} limit ${page.take}`;
+  const fixtures = await withInnings(sql, rows);
+  return fixtures.map((item): Keyed<Fixture, FixtureKey> => ({ item, key: [item.startDate, item.fixtureId] }));
+}
+
+/** Fixtures a participant was named in a squad for, or appears in a delivery of. */
+export async function listParticipantFixtures(sql: Sql, participantId: string, page: Page<FixtureKey>) {
+  const { after, order } = keyset(sql, page);
+  const rows = await sql<(FixtureRow & { squad_competitor_id: string | null; in_squad: boolean; appeared: boolean })[]>`
+    select ${columns(sql)}, pf.squad_competitor_id, pf.in_squad, pf.appeared
+    from fixture f
+    join (
+      select fixture_id, max(competitor_id) as squad_competitor_id, bool_or(in_squad) as in_squad,
+             bool_or(appeared) as appeared
+      from (
+        select fixture_id, competitor_id, true as in_squad, false as appeared
+        from squad_member where participant_id = ${participantId}
+        union all
+        select fixture_id, null, false, true from appearance where participant_id = ${participantId}
+      ) x
+      group by fixture_id
+    ) pf on pf.fixture_id = f.fixture_id
+    ${joins(sql)}
+    where true ${after}
+    order by ${order} limit ${page.take}`;
+  const fixtures = await withInnings(sql, rows);
+  return fixtures.map((fixture, i): Keyed<ParticipantFixture, FixtureKey> => {
+    const row = rows[i] as (typeof rows)[number];
+    const squad = row.squad_competitor_id;
+    return {
+      item: {
+        ...fixture,
+        participation: {
+          competitor: squad ? competitorIn(row, squad) : null,
+          inSquad: row.in_squad,
+          appeared: row.appeared,
+        },
+      },
+      key: [fixture.startDate, fixture.fixtureId],
+    };
+  });
+}
+
+export async function findFixture(sql: Sql, fixtureId: string): Promise<FixtureDetail | undefined> {
+  const rows = await sql<FixtureRow[]>`
+    select ${columns(sql)} from fixture f ${joins(sql)} where f.fixture_id = ${fixtureId}`;
+  const [fixture] = await withInnings(sql, rows);
+  const row = rows[0];
+  if (!fixture || !row) return undefined;
+  const members = await sql<{ competitor_id: string; participant_id: string; name: string | null }[]>`
+    select m.competitor_id, m.participant_id, p.name
+    from squad_member m left join participant p on p.participant_id = m.participant_id
+    where m.fixture_id = ${fixtureId} order by m.competitor_id, m.position`;
+  const squadOf = (competitorId: string) =>
+    members
+      .filter((m) => m.competitor_id === competitorId)
+      .map((m) => ({ participantId: m.participant_id, name: m.name }));
+  const named = [...new Set(members.map((m) => m.competitor_id))];
+  const order = row.competitors.map((c) => c.competitorId);
+  named.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
+  return { ...fixture, squads: named.map((id) => ({ competitor: competitorIn(row, id), participants: squadOf(id) })) };
+}
+
+/** The fixture's current version, or undefined when there is no such fixture. */
+export async function fixtureVersion(sql: Sql, fixtureId: string): Promise<number | undefined> {
+  const [row] = await sql<{ version: number }[]>`
+    select coalesce(sv.revision, 0)::int as version
+    from fixture f left join stream_version sv on sv.stream_id = 'fixture-' || f.fixture_id
+    where f.fixture_id = ${fixtureId}`;
+  return row?.version;
+}
+
+/** A competitor as this fixture names it (the name it played under). */
+const competitorIn = (row: FixtureRow, competitorId: string) => ({
+  competitorId,
+  name: row.competitors.find((c) => c.competitorId === competitorId)?.name ?? null,
+});
+
+const overs = (legalBalls: number, ballsPerOver: number) =>
+  `${Math.floor(legalBalls / ballsPerOver)}.${legalBalls % ballsPerOver}`;
+
+/** The fixtures of the rows, in order, with their innings and the names of players of the match. */
+async function withInnings(sql: Sql, rows: readonly FixtureRow[]): Promise<Fixture[]> {
+  if (rows.length === 0) return [];
+  const innings = await sql<InningsRow[]>`
+    select fixture_id, innings_id, ordinal, batting_competitor_id, bowling_competitor_id, super_over, target,
+           declared, forfeited, runs, wickets, legal_balls, deliveries
+    from innings where fixture_id = any(${rows.map((r) => r.fixture_id)})
+    order by fixture_id, ordinal, innings_id`;
+  const names = await participantNames(
+    sql,
+    rows.flatMap((r) => r.outcome?.playerOfMatchIds ?? []),
+  );
+  return rows.map((r) => {
+    const inningsOf = innings
+      .filter((i) => i.fixture_id === r.fixture_id)
+      .map(
+        (i): InningsSummary => ({
+          inningsId: i.innings_id,
+          ordinal: i.ordinal,
+          battingCompetitor: competitorIn(r, i.batting_competitor_id),
+          bowlingCompetitor: competitorIn(r, i.bowling_competitor_id),
+          superOver: i.super_over,
+          declared: i.declared,
+          forfeited: i.forfeited,
+          target: i.target,
+          runs: i.runs,
+          wickets: i.wickets,
+          legalBalls: i.legal_balls,
+          overs: overs(i.legal_balls, r.balls_per_over),
+          deliveryCount: i.deliveries,
+        }),
+      );
+    const o = r.outcome;
+    return {
+      fixtureId: r.fixture_id,
+      version: r.version,
+      competition: { competitionId: r.competition_id, name: r.competition_name },
+      season: { seasonId: r.season_id, label: r.season_label, name: r.season_name },
+      venue: r.venue_id
+        ? {
+            venueId: r.venue_id,
+            name: r.venue_name,
+            city: r.venue_city,
+            latitude: r.venue_latitude,
+            longitude: r.venue_longitude,
+          }
+        : null,
+      competitors: r.competitors.map((c) => ({ competitorId: c.competitorId, name: c.name })),
+      startDate: r.start_date,
+      endDate: r.end_date,
+      matchType: r.match_type,
+      teamType: r.team_type,
+      gender: r.gender,
+      ballsPerOver: r.balls_per_over,
+      oversPerInnings: r.overs_per_innings,
+      stage: r.stage,
+      matchNumber: r.match_number,
+      toss: r.toss ? { winner: competitorIn(r, r.toss.winnerId), decision: r.toss.decision } : null,
+      outcome: o
+        ? {
+            result: o.result,
+            winner: o.winnerId ? competitorIn(r, o.winnerId) : null,
+            by: o.by,
+            method: o.method,
+            tieBreak: o.tieBreak,
+            tieBreakWinner: o.tieBreakWinnerId ? competitorIn(r, o.tieBreakWinnerId) : null,
+            playersOfMatch: o.playerOfMatchIds.map((id) => ({ participantId: id, name: names.get(id) ?? null })),
+          }
+        : null,
+      innings: inningsOf,
+      source: r.source ? { sourceId: r.source.sourceId, revision: r.source.revision } : null,
+    };
+  });
+}

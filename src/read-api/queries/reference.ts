@@ -1,0 +1,160 @@
+import type { Sql } from "../../db/database.js";
+import type { Direction, Keyed } from "../../http/pagination.js";
+import type { Competition, Competitor, Participant, Season } from "../schemas/reference.js";
+
+/**
+ * Competitions, competitors and participants are listed by name (case-insensitive, the
+ * `sort_name` column) then id; the `name` filter matches any part of any known spelling,
+ * case-insensitively.
+ */
+export type NameKey = [sortName: string, id: string];
+export type NamedQuery = { name?: string | undefined; direction: Direction; after?: NameKey | undefined; take: number };
+
+type NamedRow = { id: string; name: string; alternative_names: string[]; source_ids: string[]; sort_name: string };
+
+function named<Row extends NamedRow>(
+  sql: Sql,
+  table: "competition" | "competitor" | "participant",
+  extra: string[],
+  q: NamedQuery,
+) {
+  const id = sql(`${table}_id`);
+  const after = q.after
+    ? q.direction === "asc"
+      ? sql`and (sort_name, ${id}) > (${q.after[0]}, ${q.after[1]})`
+      : sql`and (sort_name, ${id}) < (${q.after[0]}, ${q.after[1]})`
+    : sql``;
+  const order = q.direction === "asc" ? sql`sort_name asc, ${id} asc` : sql`sort_name desc, ${id} desc`;
+  return sql<Row[]>`
+    select ${id} as id, name, alternative_names, source_ids, sort_name ${extra.length ? sql`, ${sql(extra)}` : sql``}
+    from ${sql(table)}
+    where true
+      ${q.name ? sql`and strpos(search_text, lower(${q.name})) > 0` : sql``}
+      ${after}
+    order by ${order}
+    limit ${q.take}`;
+}
+
+const byId = <Row>(sql: Sql, table: string, id: string, extra: string[]) => sql<(Row & NamedRow)[]>`
+  select ${sql(`${table}_id`)} as id, name, alternative_names, source_ids, sort_name
+         ${extra.length ? sql`, ${sql(extra)}` : sql``}
+  from ${sql(table)} where ${sql(`${table}_id`)} = ${id}`;
+
+const nameKey = (r: NamedRow): NameKey => [r.sort_name, r.id];
+
+const competition = (r: NamedRow): Competition => ({
+  competitionId: r.id,
+  name: r.name,
+  alternativeNames: r.alternative_names,
+  sourceIds: r.source_ids,
+});
+
+type CompetitorRow = NamedRow & { team_type: Competitor["teamType"]; gender: Competitor["gender"] };
+const competitor = (r: CompetitorRow): Competitor => ({
+  competitorId: r.id,
+  name: r.name,
+  alternativeNames: r.alternative_names,
+  teamType: r.team_type,
+  gender: r.gender,
+  sourceIds: r.source_ids,
+});
+
+const participant = (r: NamedRow): Participant => ({
+  participantId: r.id,
+  name: r.name,
+  alternativeNames: r.alternative_names,
+  sourceIds: r.source_ids,
+});
+
+const keyed =
+  <Row extends NamedRow, T>(toItem: (r: Row) => T) =>
+  (r: Row): Keyed<T, NameKey> => ({ item: toItem(r), key: nameKey(r) });
+
+export const listCompetitions = async (sql: Sql, q: NamedQuery) =>
+  (await named<NamedRow>(sql, "competition", [], q)).map(keyed(competition));
+export const findCompetition = async (sql: Sql, id: string) =>
+  (await byId<NamedRow>(sql, "competition", id, [])).map(competition)[0];
+
+export const listCompetitors = async (sql: Sql, q: NamedQuery) =>
+  (await named<CompetitorRow>(sql, "competitor", ["team_type", "gender"], q)).map(keyed(competitor));
+export const findCompetitor = async (sql: Sql, id: string) =>
+  (await byId<CompetitorRow>(sql, "competitor", id, ["team_type", "gender"])).map(competitor)[0];
+
+export const listParticipants = async (sql: Sql, q: NamedQuery) =>
+  (await named<NamedRow>(sql, "participant", [], q)).map(keyed(participant));
+export const findParticipant = async (sql: Sql, id: string) =>
+  (await byId<NamedRow>(sql, "participant", id, [])).map(participant)[0];
+
+/**
+ * Seasons by the start date of their first fixture (seasons without one last), then id.
+ * Seasons are few (tens per competition), so the order is computed, not indexed.
+ */
+export type SeasonKey = [sortDate: string, id: string];
+export type SeasonQuery = {
+  competitionId?: string | undefined;
+  direction: Direction;
+  after?: SeasonKey | undefined;
+  take: number;
+};
+
+type SeasonRow = {
+  season_id: string;
+  competition_id: string;
+  competition_name: string | null;
+  label: string;
+  name: string;
+  start_date: string | null;
+  end_date: string | null;
+  fixture_count: number;
+  sort_date: string;
+};
+
+const season = (r: SeasonRow): Season => ({
+  seasonId: r.season_id,
+  competition: { competitionId: r.competition_id, name: r.competition_name },
+  label: r.label,
+  name: r.name,
+  startDate: r.start_date,
+  endDate: r.end_date,
+  fixtureCount: r.fixture_count,
+});
+
+const seasonColumns = (sql: Sql) => sql`
+  s.season_id, s.competition_id, c.name as competition_name, s.label, s.name, s.start_date::text,
+  s.end_date::text, s.fixture_count, coalesce(s.start_date, '9999-12-31'::date)::text as sort_date`;
+
+export async function listSeasons(sql: Sql, q: SeasonQuery) {
+  const key = sql`(coalesce(s.start_date, '9999-12-31'::date), s.season_id)`;
+  const after = q.after
+    ? q.direction === "asc"
+      ? sql`and ${key} > (${q.after[0]}::date, ${q.after[1]})`
+      : sql`and ${key} < (${q.after[0]}::date, ${q.after[1]})`
+    : sql``;
+  const rows = await sql<SeasonRow[]>`
+    select ${seasonColumns(sql)}
+    from season s left join competition c on c.competition_id = s.competition_id
+    where true
+      ${q.competitionId ? sql`and s.competition_id = ${q.competitionId}` : sql``}
+      ${after}
+    order by coalesce(s.start_date, '9999-12-31'::date) ${q.direction === "asc" ? sql`asc` : sql`desc`},
+             s.season_id ${q.direction === "asc" ? sql`asc` : sql`desc`}
+    limit ${q.take}`;
+  return rows.map((r): Keyed<Season, SeasonKey> => ({ item: season(r), key: [r.sort_date, r.season_id] }));
+}
+
+export async function findSeason(sql: Sql, id: string) {
+  const rows = await sql<SeasonRow[]>`
+    select ${seasonColumns(sql)}
+    from season s left join competition c on c.competition_id = s.competition_id
+    where s.season_id = ${id}`;
+  return rows.map(season)[0];
+}
+
+/** Registered names of the given participants. */
+export async function participantNames(sql: Sql, ids: Iterable<string>): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await sql<{ participant_id: string; name: string }[]>`
+    select participant_id, name from participant where participant_id = any(${unique})`;
+  return new Map(rows.map((r) => [r.participant_id, r.name]));
+}

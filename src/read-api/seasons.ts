@@ -1,0 +1,73 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { implemented, type Router } from "../http/api.js";
+import type { AppDependencies } from "../http/app.js";
+import { errorResponses, notFound } from "../http/errors.js";
+import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
+import { idFilter, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { findSeason, listSeasons } from "./queries/reference.js";
+import { seasonSchema } from "./schemas/reference.js";
+
+const seasonKey = z.tuple([z.iso.date(), z.string()]);
+
+const listQuery = z.strictObject({
+  competitionId: idFilter("Only seasons of this competition.", "ipl"),
+  sort: sortParam(["startDate"], "startDate"),
+  limit: limitParam,
+  cursor: cursorParam,
+});
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/api/v1/seasons",
+  tags: ["Public reads"],
+  operationId: "listSeasons",
+  summary: "List seasons",
+  description: `Seasons by the start date of their first fixture (seasons without fixtures last), then id. ${UNKNOWN_PARAMETERS}`,
+  ...implemented,
+  request: { query: listQuery },
+  responses: {
+    200: {
+      description: "A page of seasons",
+      content: { "application/json": { schema: collectionSchema(seasonSchema, "SeasonPage", "Seasons.") } },
+    },
+    ...errorResponses(400, 500),
+  },
+});
+
+const detailRoute = createRoute({
+  method: "get",
+  path: "/api/v1/seasons/{seasonId}",
+  tags: ["Public reads"],
+  operationId: "getSeason",
+  summary: "One season",
+  ...implemented,
+  request: { params: z.object({ seasonId: pathId("seasonId", "Season id.", "ipl-2008") }) },
+  responses: {
+    200: {
+      description: "The season",
+      content: { "application/json": { schema: z.object({ data: seasonSchema }).openapi("SeasonResponse") } },
+    },
+    ...errorResponses(404, 500),
+  },
+});
+
+export function registerSeasons(app: Router, deps: AppDependencies) {
+  const sql = readModels(deps);
+  app.openapi(listRoute, async (c) => {
+    const { limit, cursor, ...inputs } = c.req.valid("query");
+    const page = await keysetPage({
+      scope: { operation: "listSeasons", inputs },
+      limit,
+      cursor,
+      key: seasonKey,
+      fetch: (after, take) =>
+        listSeasons(sql(), { competitionId: inputs.competitionId, direction: directionOf(inputs.sort), after, take }),
+    });
+    return c.json(page, 200);
+  });
+  app.openapi(detailRoute, async (c) => {
+    const season = await findSeason(sql(), c.req.valid("param").seasonId);
+    if (!season) throw notFound("season");
+    return c.json({ data: season }, 200);
+  });
+}

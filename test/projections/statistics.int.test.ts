@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PostgresEventStore } from "../../src/event-store/postgres.js";
+import { cricsheetIds } from "../../src/ingest/cricsheet/ids.js";
+import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
+import { ProjectionRunner } from "../../src/projections/runner.js";
+import { statistics } from "../../src/projections/statistics.js";
+import { cricsheetFile } from "../support/cricsheet.js";
+import { openTestDatabase, type TestDatabase } from "../support/databases.js";
+import { cardsOf } from "../support/scorecards.js";
+
+const SEASON_2016 = Array.from({ length: 60 }, (_, i) => cricsheetFile(`ipl/${980901 + 2 * i}.json`));
+const KOHLI = cricsheetIds.participant("ba607b88");
+
+describe("statistics projection", () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+  let runner: ProjectionRunner;
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    store = new PostgresEventStore(db.sql);
+    runner = new ProjectionRunner(db.sql, store, [statistics]);
+    await importCricsheet(store, [...SEASON_2016, cricsheetFile("t20i/533292.json")]);
+    await runner.catchUp();
+  }, 120_000);
+  afterAll(async () => db?.close());
+
+  const aggregateOf = async (participantId: string, scopeType: string, scopeId = "") => {
+    const [row] = await db.sql<{ figures: { matches: number; batting: Record<string, unknown> } }[]>`
+      select figures from player_aggregate where participant_id = ${participantId} and scope_type = ${scopeType} and scope_id = ${scopeId}`;
+    return row?.figures;
+  };
+
+  it("stores each fixture's scorecards as the engine computes them from the ledger", async () => {
+    const [row] = await db.sql<
+      { statistics: { innings: { total: unknown; batting: unknown[] }[]; completeness: { state: string } } }[]
+    >`
+      select statistics from fixture_statistics where fixture_id = ${cricsheetIds.fixture("980901")}`;
+    const expected = cardsOf("ipl/980901.json");
+    expect(row?.statistics.innings.map((i) => i.total)).toEqual(expected.map((c) => c.total));
+    expect(row?.statistics.innings[0]?.batting).toEqual(expected[0]?.batting);
+    expect(row?.statistics.completeness.state).toBe("complete");
+  });
+
+  it("aggregates a season per player: V Kohli's 973 runs in IPL 2016", async () => {
+    const seasonId = cricsheetIds.season(cricsheetIds.competition("male", "Indian Premier League"), "2016");
+    const season = await aggregateOf(KOHLI, "season", seasonId);
+    expect(season?.matches).toBe(16);
+    expect(season?.batting).toMatchObject({
+      runs: 973,
+      innings: 16,
+      notOuts: 4,
+      highestScore: "113",
+      average: 81.08,
+      strikeRate: 152.03,
+    });
+    expect(await aggregateOf(KOHLI, "career")).toMatchObject({ batting: expect.objectContaining({ runs: 973 }) });
+  });
+
+  it("never counts super overs in player aggregates", async () => {
+    // Gayle batted in the 2012 super over (533292); that World Cup season is its main innings only.
+    const gayle = cricsheetIds.participant("db584dad");
+    const card = cardsOf("t20i/533292.json");
+    const mainInnings = card
+      .filter((c) => !c.superOver)
+      .flatMap((c) => c.batting)
+      .find((b) => b.participantId === gayle);
+    const superOver = card
+      .filter((c) => c.superOver)
+      .flatMap((c) => c.batting)
+      .find((b) => b.participantId === gayle);
+    expect(superOver?.runs).toBeGreaterThan(0);
+    const worldCup = cricsheetIds.season(cricsheetIds.competition("male", "ICC Men's T20 World Cup"), "2012/13");
+    expect((await aggregateOf(gayle, "season", worldCup))?.batting).toMatchObject({
+      runs: mainInnings?.runs,
+      innings: 1,
+    });
+  });
+
+  it("recomputes scorecards and aggregates when a delivery is corrected, and a replay changes nothing", async () => {
+    const fixtureId = cricsheetIds.fixture("981019");
+    const events = await store.readStream(`fixture-${fixtureId}`);
+    const kohliBall = events.find(
+      (e) =>
+        e.type === "DeliveryRecorded" &&
+        (e.data as { strikerId: string }).strikerId === KOHLI &&
+        (e.data as { runs: { offBat: number } }).runs.offBat === 1,
+    );
+    const {
+      eventId,
+      sequenceNumber: _s,
+      submissionId: _id,
+      ...state
+    } = (kohliBall as NonNullable<typeof kohliBall>).data as Record<string, unknown> & {
+      eventId: string;
+      runs: { offBat: number; extras: number; total: number };
+    };
+    const before = await aggregateOf(KOHLI, "career");
+    await store.append(
+      `fixture-${fixtureId}`,
+      [
+        {
+          id: crypto.randomUUID(),
+          type: "DeliveryCorrected",
+          data: {
+            eventId,
+            revision: 2,
+            reason: "scorer's error",
+            delivery: { ...state, runs: { offBat: 5, extras: state.runs.extras, total: state.runs.extras + 5 } },
+          },
+          metadata: { actor: "test", occurredAt: new Date().toISOString(), schemaVersion: 1 },
+        },
+      ],
+      events.length - 1,
+    );
+    await runner.catchUp();
+    const after = await aggregateOf(KOHLI, "career");
+    expect(after?.batting.runs).toBe((before?.batting.runs as number) + 4);
+
+    await runner.rebuild("statistics");
+    expect(await aggregateOf(KOHLI, "career")).toEqual(after);
+  }, 120_000);
+});

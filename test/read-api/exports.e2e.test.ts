@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXPORT_EVENT_LIMIT } from "../../src/read-api/fixture-event-exports.js";
+import { aFixture, type BuiltDelivery } from "../support/cricket-builders.js";
+import { readCsv } from "../support/csv.js";
+import { invalidFields, openReadApi, type ReadApi } from "../support/read-api.js";
+
+const HEADER =
+  "fixtureId,schemaVersion,eventId,inningsId,sequenceNumber,overNumber,positionInOver,ballNumber,strikerId,nonStrikerId,bowlerId,runsOffBat,runsExtras,runsTotal,runsNonBoundary,extraWides,extraNoBalls,extraByes,extraLegByes,extraPenalty,wickets";
+
+const SMALL_LIMIT = 60;
+
+describe("GET /api/v1/fixtures/{fixtureId}/events/export.json and export.csv", () => {
+  let r: ReadApi;
+  const fixture = aFixture().withInnings({ deliveries: 30, wicketEvery: 4 }).withInnings({ deliveries: 25 });
+  const big = aFixture().withInnings({ deliveries: SMALL_LIMIT + 1 });
+  const base = `/api/v1/fixtures/${fixture.id}/events`;
+
+  beforeAll(async () => {
+    r = await openReadApi({ exportEvents: SMALL_LIMIT });
+    await r.world.given(fixture, big);
+  });
+  afterAll(() => r.close());
+
+  it("exports every matching event as JSON, in occurrence order, as an attachment", async () => {
+    const res = await r.api.get(`${base}/export.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="${fixture.id}-events.json"`);
+    const body = res.body as { data: { eventId: string }[]; fixtureId: string; fixtureVersion: number; count: number };
+    expect(body.data.map((e) => e.eventId)).toEqual(fixture.inOccurrenceOrder().map((d) => d.eventId));
+    expect(body).toMatchObject({ fixtureId: fixture.id, count: 55 });
+    const list = await r.api.get(`${base}?limit=1`);
+    expect(body.data[0]).toEqual((list.body as { data: unknown[] }).data[0]);
+    expect(body.fixtureVersion).toBe((list.body as { fixtureVersion: number }).fixtureVersion);
+
+    const filtered = await r.api.get(`${base}/export.json?inningsId=${fixture.innings[1]?.inningsId}`);
+    expect((filtered.body as { count: number }).count).toBe(25);
+  });
+
+  it("exports CSV in the upload's exact column order, re-uploadable as it is", async () => {
+    const res = await r.api.get(`${base}/export.csv`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="${fixture.id}-events.csv"`);
+    expect(res.text.split("\r\n")[0]).toBe(HEADER);
+    const rows = readCsv(res.text) as Record<string, string>[];
+    expect(rows.map((row) => row.eventId)).toEqual(fixture.inOccurrenceOrder().map((d) => d.eventId));
+
+    const byId = new Map(rows.map((row) => [row.eventId, row]));
+    const caught = fixture.deliveries.find((d) => d.state.wickets[0]?.kind === "caught") as BuiltDelivery;
+    const wicketRow = byId.get(caught.eventId) as Record<string, string>;
+    expect(JSON.parse(wicketRow.wickets as string)).toEqual(caught.state.wickets);
+    expect(Object.keys(JSON.parse(wicketRow.wickets as string)[0])).toEqual(["kind", "playerOutId", "fielders"]);
+
+    const wide = fixture.deliveries.find((d) => d.state.extras.wides) as BuiltDelivery;
+    expect(byId.get(wide.eventId)).toEqual({
+      fixtureId: fixture.id,
+      schemaVersion: "1.0",
+      eventId: wide.eventId,
+      inningsId: wide.state.inningsId,
+      sequenceNumber: String(wide.sequenceNumber),
+      overNumber: String(wide.state.overNumber),
+      positionInOver: String(wide.state.positionInOver),
+      ballNumber: wide.state.ballNumber,
+      strikerId: wide.state.strikerId,
+      nonStrikerId: wide.state.nonStrikerId,
+      bowlerId: wide.state.bowlerId,
+      runsOffBat: "0",
+      runsExtras: "1",
+      runsTotal: "1",
+      runsNonBoundary: "",
+      extraWides: "1",
+      extraNoBalls: "",
+      extraByes: "",
+      extraLegByes: "",
+      extraPenalty: "",
+      wickets: "",
+    });
+    const nonBoundary = fixture.deliveries.find((d) => d.state.runs.nonBoundary) as BuiltDelivery;
+    expect(byId.get(nonBoundary.eventId)?.runsNonBoundary).toBe("true");
+  });
+
+  it("answers 304 to a current If-None-Match and a new ETag once the fixture changes", async () => {
+    for (const file of ["export.csv", "export.json"]) {
+      const first = await r.api.get(`${base}/${file}`);
+      const etag = first.headers.get("ETag") as string;
+      expect(etag, file).toMatch(/^"\d+-[A-Za-z0-9_-]{16}"$/);
+      const again = await r.api.get(`${base}/${file}`, { headers: { "If-None-Match": etag } });
+      expect(again.status, file).toBe(304);
+      expect(again.text).toBe("");
+    }
+    const before = (await r.api.get(`${base}/export.csv`)).headers.get("ETag") as string;
+    const target = fixture.deliveries[0] as BuiltDelivery;
+    await r.world.append(fixture.correction(target.eventId, { ballNumber: null }));
+    const after = await r.api.get(`${base}/export.csv`, { headers: { "If-None-Match": before } });
+    expect(after.status).toBe(200);
+    expect(after.headers.get("ETag")).not.toBe(before);
+    const row = (readCsv(after.text) as Record<string, string>[]).find((x) => x.eventId === target.eventId);
+    expect(row?.ballNumber).toBe("");
+  });
+
+  it("refuses an export over the limit with 422 EXPORT_TOO_LARGE, and takes filters that narrow it", async () => {
+    for (const file of ["export.json", "export.csv"]) {
+      const res = await r.api.get(`/api/v1/fixtures/${big.id}/events/${file}`);
+      expect(res.status, file).toBe(422);
+      expect(res.body).toMatchObject({ error: { code: "EXPORT_TOO_LARGE" } });
+      expect((await r.api.get(`/api/v1/fixtures/${big.id}/events/${file}?overNumber=0`)).status).toBe(200);
+    }
+    expect(EXPORT_EVENT_LIMIT).toBe(5000);
+  });
+
+  it("answers 404 for an unknown fixture and 400 for bad or unknown filters", async () => {
+    for (const file of ["export.json", "export.csv"]) {
+      expect((await r.api.get(`/api/v1/fixtures/nope/events/${file}`)).status).toBe(404);
+      expect(invalidFields(await r.api.get(`${base}/${file}?overNumber=-3`))).toEqual(["overNumber"]);
+      expect(invalidFields(await r.api.get(`${base}/${file}?limit=10`))).toEqual(["limit"]);
+    }
+  });
+});
