@@ -22,6 +22,7 @@ export async function openRuntime(settings: Settings, logger = createLogger(sett
   const projections = new ProjectionRunner(db.sql, store, projectors, {
     onError: (projector, err) => logger.error({ projector, err }, "projector failed; retrying"),
   });
+  await projections.prepare();
   return {
     settings,
     logger,

@@ -3,6 +3,8 @@ import {
   type AllStreamResolvedEvent,
   ANY,
   type AppendStreamState,
+  BACKWARDS,
+  END,
   excludeSystemEvents,
   FORWARDS,
   jsonEvent,
@@ -104,6 +106,18 @@ export class KurrentDbEventStore implements EventStore {
       if (comparePositions(recorded.position, after) > 0 && events.length < limit) events.push(recorded);
     }
     return events;
+  }
+
+  async head(): Promise<Position> {
+    for await (const resolved of this.client.readAll({
+      fromPosition: END,
+      direction: BACKWARDS,
+      maxCount: 1,
+      filter: excludeSystemEvents(),
+    }) as AsyncIterable<AllStreamResolvedEvent>) {
+      if (resolved.event) return toRecorded(resolved.event).position;
+    }
+    return START;
   }
 
   onAppend(listener: () => void): () => void {

@@ -41,6 +41,8 @@ export interface EventStore {
   readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
   /** Up to `limit` events strictly after `after`, in log order, only ever returning a stable prefix of the log. */
   readAll(after: Position, limit: number): Promise<RecordedEvent[]>;
+  /** Position of the last event committed so far (START when the log is empty): where "caught up" is. */
+  head(): Promise<Position>;
   /** Subscribes to hints that new events may be readable (local appends); polling covers other writers. */
   onAppend(listener: () => void): () => void;
   close(): Promise<void>;

@@ -10,6 +10,7 @@ import {
   type NewEvent,
   type Position,
   type RecordedEvent,
+  START,
   WrongExpectedRevision,
 } from "./port.js";
 
@@ -150,6 +151,13 @@ export class PostgresEventStore implements EventStore {
       order by events.transaction_id, events.global_position
       limit ${limit}`;
     return rows.map(toRecorded);
+  }
+
+  async head(): Promise<Position> {
+    const [row] = await this.sql<{ xid: string; position: string }[]>`
+      select transaction_id::text as xid, global_position::text as position from events
+      order by transaction_id desc, global_position desc limit 1`;
+    return row ? { commit: BigInt(row.xid), index: BigInt(row.position) } : START;
   }
 
   onAppend(listener: () => void): () => void {

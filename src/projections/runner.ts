@@ -64,17 +64,31 @@ export class ProjectionRunner {
     await Promise.all(this.loops);
   }
 
-  /** Brings every projector's active generation up to the current head of the log. */
-  async catchUp(names: readonly string[] = this.projectors.map((p) => p.name)): Promise<void> {
+  /**
+   * Brings every projector's active generation up to the head of the log as it is now.
+   * Events committed before the call may still be hidden behind a slower transaction
+   * elsewhere (see docs/event-store.md): catching up waits for them, up to `timeoutMs`.
+   */
+  async catchUp(names: readonly string[] = this.projectors.map((p) => p.name), timeoutMs = 60_000): Promise<void> {
+    const head = await this.store.head();
+    const deadline = Date.now() + timeoutMs;
     for (const name of names) {
       const projector = this.projector(name);
       let generation = await this.activeGeneration(projector);
-      for (;;) {
+      while (comparePositions(generation.checkpoint, head) < 0) {
         const step = await this.step(projector, generation);
         generation = step.generation;
-        if (step.applied === 0) break;
+        if (step.applied > 0) continue;
+        if (Date.now() > deadline)
+          throw new Error(`${name} could not reach the head of the log within ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
       }
     }
+  }
+
+  /** Makes sure every projector has an active generation, so readers find its views from the start. */
+  async prepare(): Promise<void> {
+    for (const projector of this.projectors) await this.activeGeneration(projector);
   }
 
   /**

@@ -36,7 +36,7 @@ describe("cricket CLI on the embedded database", () => {
     try {
       await new PostgresEventStore(server.sql).append("fixture-1", [anEvent(), anEvent()], "no_stream");
       const rebuilt = await cricket(dataDir, "projections", "rebuild", "all");
-      expect(rebuilt.stdout).toMatch(/stream_versions: generation 1 .* 2 events applied/);
+      expect(rebuilt.stdout).toMatch(/stream_versions: generation 2 .* 2 events applied/);
       const [row] = await server.sql`select revision::int from stream_version where stream_id = 'fixture-1'`;
       expect(row).toEqual({ revision: 1 });
     } finally {
@@ -46,10 +46,10 @@ describe("cricket CLI on the embedded database", () => {
     const { stdout } = await cricket(dataDir, "projections", "status", "--json");
     const status = JSON.parse(stdout) as Status;
     expect(status).toContainEqual(
-      expect.objectContaining({ projector: "stream_versions", state: "active", generation: 1, eventsApplied: 2 }),
+      expect.objectContaining({ projector: "stream_versions", state: "active", generation: 2, eventsApplied: 2 }),
     );
     const again = await cricket(dataDir, "projections", "rebuild", "stream_versions");
-    expect(again.stdout).toMatch(/generation 2 .* 2 events applied/);
+    expect(again.stdout).toMatch(/generation 3 .* 2 events applied/);
   }, 60_000);
 
   it("refuses an unknown projector with a clear message", async () => {

@@ -178,6 +178,20 @@ describe("Cricsheet import", () => {
     expect(new Set(kinds).size).toBe(kinds.length);
   });
 
+  it("reads miscounted overs whose ball count a file writes as a string", async () => {
+    expect(await importCricsheet(store, [cricsheetFile("t20i_women/1338058.json")])).toMatchObject({
+      imported: 1,
+      failed: [],
+    });
+    const innings = ofType<{ miscountedOvers: { overNumber: number; balls: number }[] }>(
+      await fixtureEvents("1338058"),
+      "InningsOpened",
+    );
+    const miscounted = innings.flatMap((i) => i.miscountedOvers);
+    expect(miscounted.length).toBeGreaterThan(0);
+    for (const over of miscounted) expect(typeof over.balls).toBe("number");
+  });
+
   it("changes nothing when the same file is imported again", async () => {
     const before = (await store.readAll({ commit: 0n, index: 0n }, 100_000)).length;
     const summary = await importCricsheet(store, [cricsheetFile("t20i/533292.json"), cricsheetFile("ipl/980963.json")]);

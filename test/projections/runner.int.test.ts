@@ -125,6 +125,12 @@ for (const backend of backends()) {
       expect(await totals()).toEqual(expectedTotals(1, 10));
     });
 
+    it("prepares every projector's views before any event, so readers never find them missing", async () => {
+      await runner([countingProjector(), streamVersions]).prepare();
+      expect(await db.sql`select * from test_count`).toEqual([]);
+      expect(await db.sql`select * from stream_version`).toEqual([]);
+    });
+
     it("lets a command wait until chosen projectors have reached its append", async () => {
       const r = runner([countingProjector()], { idlePollMs: 1000 });
       r.start();

@@ -46,7 +46,8 @@ const innings = z.object({
     .object({ pre: z.number().int().min(0).optional(), post: z.number().int().min(0).optional() })
     .optional(),
   absent_hurt: z.array(z.string()).optional(),
-  miscounted_overs: z.record(z.string(), z.object({ balls: z.number().int().min(0) })).optional(),
+  // A few files write the ball count as a string ("5").
+  miscounted_overs: z.record(z.string(), z.object({ balls: z.coerce.number().int().min(0) })).optional(),
 });
 
 const outcome = z.object({
