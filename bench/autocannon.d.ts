@@ -1,0 +1,12 @@
+// autocannon ships no types; this covers the part of its programmatic API the benchmarks use.
+declare module "autocannon" {
+  type Options = { url: string; connections?: number; duration?: number; workers?: number };
+  type Result = {
+    requests: { average: number };
+    latency: { p50: number; p99: number };
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+  };
+  export default function autocannon(options: Options): Promise<Result>;
+}

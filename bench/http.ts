@@ -1,0 +1,75 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import autocannon from "autocannon";
+import { Hono } from "hono";
+import { createApp } from "../src/http/app.js";
+import { createLogger } from "../src/http/logging.js";
+import { apiRoutes } from "../src/http/routes.js";
+import { alternate, log, type Measurement, measurement, median, pairedRatio, type Result } from "./support.js";
+
+const CONNECTIONS = 50;
+const DURATION_S = 5;
+const WARMUP_S = 1;
+const REPETITIONS = 5;
+
+type Load = { requestsPerSecond: number; p50: number; p99: number };
+
+/** The request ceiling of the real app's cheapest route against Hono alone, both on @hono/node-server. */
+export async function httpBenchmark(): Promise<Result[]> {
+  log("http: GET /api/v1/health vs bare Hono");
+  const app = createApp({ logger: createLogger("silent") }, apiRoutes);
+  const bare = new Hono().get("/x", (c) => c.json({ ok: true }));
+  const health = await listen(app.fetch, "/api/v1/health");
+  const ceiling = await listen(bare.fetch, "/x");
+  try {
+    await load(health.url, WARMUP_S);
+    await load(ceiling.url, WARMUP_S);
+    const runs = await alternate(
+      REPETITIONS,
+      () => load(health.url, DURATION_S),
+      () => load(ceiling.url, DURATION_S),
+    );
+    const subject = runs.subject.map((r) => r.requestsPerSecond);
+    const baseline = runs.baseline.map((r) => r.requestsPerSecond);
+    return [
+      {
+        benchmark: "http",
+        backend: "n/a",
+        subject: withLatency(measurement("GET /api/v1/health, real app", "req/s", subject), runs.subject),
+        baseline: withLatency(measurement("bare Hono route", "req/s", baseline), runs.baseline),
+        ratio: pairedRatio(subject, baseline),
+      },
+    ];
+  } finally {
+    await health.close();
+    await ceiling.close();
+  }
+}
+
+function listen(fetch: (request: Request) => Response | Promise<Response>, path: string) {
+  return new Promise<{ url: string; close: () => Promise<void> }>((resolve) => {
+    const server = serve({ fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) =>
+      resolve({
+        url: `http://127.0.0.1:${info.port}${path}`,
+        close: () => new Promise((closed) => server.close(() => closed())),
+      }),
+    );
+  });
+}
+
+/**
+ * The load generator runs in a worker thread so that it and the server (on this thread) each
+ * have a core of the two; in one event loop they would measure each other.
+ */
+async function load(url: string, duration: number): Promise<Load> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration, workers: 1 });
+  if (result.errors || result.timeouts || result.non2xx) {
+    throw new Error(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx responses`);
+  }
+  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+const withLatency = (m: Measurement, runs: readonly Load[]): Measurement => ({
+  ...m,
+  latencyMs: { p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) },
+});

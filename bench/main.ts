@@ -1,0 +1,70 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import os from "node:os";
+import { appendBenchmark } from "./append.js";
+import { httpBenchmark } from "./http.js";
+import { projectionBenchmark } from "./projection.js";
+import { log, type Measurement, postgresUrl, type Result } from "./support.js";
+
+const benchmarks: Record<string, () => Promise<Result[]>> = {
+  append: appendBenchmark,
+  projection: projectionBenchmark,
+  http: httpBenchmark,
+};
+
+const requested = process.argv.slice(2);
+const unknown = requested.filter((name) => !(name in benchmarks));
+if (unknown.length > 0) {
+  log(`unknown benchmark ${unknown.join(", ")}; choose from ${Object.keys(benchmarks).join(", ")}`);
+  process.exit(2);
+}
+const selected = requested.length > 0 ? requested : Object.keys(benchmarks);
+if (!postgresUrl() && selected.some((name) => name !== "http")) {
+  log("BENCH_DATABASE_URL and DATABASE_URL are unset: the Postgres rows are skipped.");
+}
+
+const started = performance.now();
+const results: Result[] = [];
+for (const name of selected) results.push(...(await (benchmarks[name] as () => Promise<Result[]>)()));
+const totalSeconds = Math.round((performance.now() - started) / 1000);
+
+const cpus = os.cpus();
+const machine = {
+  cpus: cpus.length,
+  cpuModel: cpus[0]?.model.trim(),
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  os: `${os.platform()} ${os.release()} ${os.arch()}`,
+};
+const directory = new URL("./results/", import.meta.url);
+await mkdir(directory, { recursive: true });
+await writeFile(
+  new URL("latest.json", directory),
+  `${JSON.stringify({ date: new Date().toISOString(), machine, benchmarks: selected, totalSeconds, results }, null, 2)}\n`,
+);
+
+const number = (value: number) => Math.round(value).toLocaleString("en-US");
+const cell = (m: Measurement) =>
+  `${number(m.median)} ${m.unit}${m.latencyMs ? ` (p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms)` : ""}`;
+const row = (cells: readonly unknown[]) => `| ${cells.join(" | ")} |`;
+
+process.stdout.write(
+  [
+    `${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.os}; ${totalSeconds} s in all`,
+    "",
+    row(["Benchmark", "Backend", "Measured", "Median", "Baseline", "Baseline median", "Ratio", "Runs"]),
+    row(["---", "---", "---", "--:", "---", "--:", "--:", "--:"]),
+    ...results.map((r) =>
+      row([
+        r.benchmark,
+        r.backend,
+        r.subject.label,
+        cell(r.subject),
+        r.baseline.label,
+        cell(r.baseline),
+        `${r.ratio.toFixed(2)}×`,
+        r.subject.runs.length,
+      ]),
+    ),
+    "",
+  ].join("\n"),
+);

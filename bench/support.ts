@@ -1,0 +1,164 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import postgres from "postgres";
+import type { Sql } from "../src/db/database.js";
+import { migrate } from "../src/db/migrations.js";
+import { PGliteMultiplexer } from "../src/db/pglite-multiplexer.js";
+import type { NewEvent } from "../src/event-store/port.js";
+
+export type Measurement = {
+  label: string;
+  unit: string;
+  median: number;
+  runs: number[];
+  latencyMs?: { p50: number; p99: number };
+};
+
+export type Result = {
+  benchmark: string;
+  backend: string;
+  subject: Measurement;
+  baseline: Measurement;
+  /** Median of the per-repetition ratios subject / baseline, each pair measured back to back. */
+  ratio: number;
+};
+
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+export const measurement = (label: string, unit: string, runs: number[]): Measurement => ({
+  label,
+  unit,
+  median: median(runs),
+  runs,
+});
+
+export const pairedRatio = (subject: readonly number[], baseline: readonly number[]): number =>
+  median(subject.map((s, i) => s / (baseline[i] as number)));
+
+export async function seconds(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return (performance.now() - started) / 1000;
+}
+
+/**
+ * Runs subject and baseline `repetitions` times each, swapping which goes first every time so
+ * drift during the run (growing tables and indexes, JIT, caches) weighs on both alike.
+ */
+export async function alternate<T>(repetitions: number, subject: () => Promise<T>, baseline: () => Promise<T>) {
+  const runs = { subject: [] as T[], baseline: [] as T[] };
+  for (let i = 0; i < repetitions; i++) {
+    if (i % 2 === 0) {
+      runs.subject.push(await subject());
+      runs.baseline.push(await baseline());
+    } else {
+      runs.baseline.push(await baseline());
+      runs.subject.push(await subject());
+    }
+  }
+  return runs;
+}
+
+export const log = (message: string) => process.stderr.write(`${message}\n`);
+
+type BenchDatabase = { sql: Sql; close(): Promise<void> };
+
+const quiet = { onnotice: () => {} };
+
+/** Embedded PGlite as the product opens it (src/db/embedded.ts): on disk, behind the multiplexer, a pool of 4. */
+async function openPglite(): Promise<BenchDatabase> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "cricket-bench-"));
+  const db = await PGlite.create({ dataDir });
+  const multiplexer = new PGliteMultiplexer(db);
+  const port = await multiplexer.listen();
+  const sql = postgres({ host: "127.0.0.1", port, user: "postgres", database: "postgres", max: 4, ...quiet });
+  await migrate(sql);
+  return {
+    sql,
+    async close() {
+      await sql.end();
+      await multiplexer.close();
+      await db.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A scratch database on the real server, pooled like src/db/database.ts does, dropped on close. */
+async function openPostgres(serverUrl: string): Promise<BenchDatabase> {
+  const name = `bench_${randomBytes(6).toString("hex")}`;
+  const admin = postgres(serverUrl, { ...quiet, max: 1 });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const sql = postgres(url.toString(), { ...quiet, max: 10 });
+  await migrate(sql);
+  return {
+    sql,
+    async close() {
+      await sql.end();
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+export const postgresUrl = (): string | undefined =>
+  process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || undefined;
+
+/** Runs `benchmark` on a fresh PGlite, then on a fresh Postgres database when a server is given. */
+export async function onEachDatabase(benchmark: (sql: Sql, backend: string) => Promise<Result>): Promise<Result[]> {
+  const url = postgresUrl();
+  const openers = [{ name: "pglite", open: openPglite }];
+  if (url) openers.push({ name: "postgres", open: () => openPostgres(url) });
+  const results: Result[] = [];
+  for (const { name, open } of openers) {
+    const db = await open();
+    try {
+      const [version] = await db.sql<{ server_version: string }[]>`show server_version`;
+      results.push(await benchmark(db.sql, `${name} ${version?.server_version.split(" ")[0]}`));
+    } finally {
+      await db.close();
+    }
+  }
+  return results;
+}
+
+const players = Array.from({ length: 22 }, () => `participant-${randomUUID()}`);
+const OFF_BAT = [0, 1, 0, 4, 1, 0, 2, 1, 0, 6, 0, 1];
+
+/** One innings of deliveries for a fixture stream, each about 300 bytes of JSON like real ball-by-ball data. */
+export function innings(deliveries: number): NewEvent[] {
+  const occurredAt = new Date().toISOString();
+  return Array.from({ length: deliveries }, (_, i) => {
+    const wide = i % 29 === 7;
+    const offBat = wide ? 0 : (OFF_BAT[i % OFF_BAT.length] as number);
+    const extras = wide ? 1 : 0;
+    const batter = players[(i >> 3) % 11] as string;
+    return {
+      id: randomUUID(),
+      type: "DeliveryBowled",
+      data: {
+        innings: 1,
+        over: Math.floor(i / 6),
+        ball: (i % 6) + 1,
+        batterId: batter,
+        nonStrikerId: players[((i >> 3) + 1) % 11],
+        bowlerId: players[11 + (Math.floor(i / 6) % 5)],
+        runs: { offBat, extras, total: offBat + extras },
+        extras: wide ? { wides: 1 } : {},
+        wickets: i % 23 === 22 ? [{ kind: "caught", playerOutId: batter, fielderIds: [players[17]] }] : [],
+      },
+      metadata: { actor: "bench", occurredAt, schemaVersion: 1 },
+    };
+  });
+}
