@@ -19,6 +19,11 @@ export type Projector = {
   description: string;
   ddl: string;
   tables: readonly string[];
+  /**
+   * Events per batch (transaction) for this projector, when it should differ from the
+   * runner's: a projector that recomputes what a batch touched does less work in larger ones.
+   */
+  batchSize?: number;
   /** Event types handled; undefined means every event. Others only advance the checkpoint. */
   types: ReadonlySet<string> | undefined;
   /** Applies a batch: every run of same-type events goes to its handler in one call. */

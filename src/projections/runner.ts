@@ -150,7 +150,7 @@ export class ProjectionRunner {
 
   /** Applies the next batch after the generation's checkpoint; `applied` is 0 when caught up. */
   private async step(projector: Projector, generation: Generation) {
-    const events = await this.store.readAll(generation.checkpoint, this.batchSize);
+    const events = await this.store.readAll(generation.checkpoint, projector.batchSize ?? this.batchSize);
     const last = events.at(-1);
     if (!last) return { generation, applied: 0 };
     const handled = projector.types ? events.filter((e) => projector.types?.has(e.type)) : events;
