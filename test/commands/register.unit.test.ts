@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { addTerm, registerNamed, registerOnce } from "../../src/commands/reference/register.js";
+import { addTerms, registerNamed, registerOnce } from "../../src/commands/reference/register.js";
 import { spec } from "../support/decider.js";
 
 const saini = {
@@ -42,8 +42,14 @@ describe("registering once and vocabulary terms", () => {
   it("ignores a second registration", () => spec(registerOnce).given([season]).when(season).thenEmits([]));
 
   const caught = { type: "VocabularyTermAdded", data: { vocabulary: "dismissal_kind", term: "caught" } };
-  it("adds a new term", () =>
-    spec(addTerm).given([]).when({ vocabulary: "dismissal_kind", term: "caught" }).thenEmits([caught]));
-  it("keeps each term once", () =>
-    spec(addTerm).given([caught]).when({ vocabulary: "dismissal_kind", term: "caught" }).thenEmits([]));
+  it("adds new terms, each once", () =>
+    spec(addTerms)
+      .given([])
+      .when({ vocabulary: "dismissal_kind", terms: ["caught", "caught"] })
+      .thenEmits([caught]));
+  it("adds only the terms it does not hold yet", () =>
+    spec(addTerms)
+      .given([caught])
+      .when({ vocabulary: "dismissal_kind", terms: ["caught", "bowled"] })
+      .thenEmits([{ type: "VocabularyTermAdded", data: { vocabulary: "dismissal_kind", term: "bowled" } }]));
 });

@@ -192,6 +192,15 @@ describe("Cricsheet import", () => {
     for (const over of miscounted) expect(typeof over.balls).toBe("number");
   });
 
+  it("imports many matches at once without their new dismissal kinds racing for the vocabulary", async () => {
+    const files = ["odi/1384429.json", "tests/63963.json", "tests/1395704.json", "tests/1223869.json", "t20i/287862.json", "tests/1434290.json"];
+    const summary = await importCricsheet(store, files.map(cricsheetFile), { concurrency: 6 });
+    expect(summary.failed).toEqual([]);
+    const kinds = (await store.readStream(vocabularyStream("dismissal_kind"))).map((e) => (e.data as { term: string }).term);
+    expect(kinds).toEqual(expect.arrayContaining(["timed out", "handled the ball", "obstructing the field", "retired not out"]));
+    expect(new Set(kinds).size).toBe(kinds.length);
+  });
+
   it("changes nothing when the same file is imported again", async () => {
     const before = (await store.readAll({ commit: 0n, index: 0n }, 100_000)).length;
     const summary = await importCricsheet(store, [cricsheetFile("t20i/533292.json"), cricsheetFile("ipl/980963.json")]);

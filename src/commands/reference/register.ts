@@ -37,12 +37,14 @@ export const registerOnce: Decider<RegisterOnce, { registered: boolean }> = {
   decide: (command, state) => (state.registered ? [] : [{ type: command.type, data: command.data }]),
 };
 
-export type AddTerm = { vocabulary: string; term: string };
+export type AddTerms = { vocabulary: string; terms: readonly string[] };
 
-/** Requirements: a vocabulary holds each term once; adding a known term changes nothing. */
-export const addTerm: Decider<AddTerm, Set<string>> = {
+/** Requirements: a vocabulary holds each term once; adding known terms changes nothing. */
+export const addTerms: Decider<AddTerms, Set<string>> = {
   initialState: () => new Set(),
   evolve: (terms, event) => terms.add((event.data as { term: string }).term),
-  decide: ({ vocabulary, term }, terms) =>
-    terms.has(term) ? [] : [{ type: "VocabularyTermAdded", data: { vocabulary, term } }],
+  decide: ({ vocabulary, terms }, known) =>
+    [...new Set(terms)]
+      .filter((term) => !known.has(term))
+      .map((term) => ({ type: "VocabularyTermAdded", data: { vocabulary, term } })),
 };

@@ -6,7 +6,7 @@ import { teamStream } from "../../../streams/team.js";
 import { venueStream } from "../../../streams/venue.js";
 import { vocabularyStream } from "../../../streams/vocabulary.js";
 import { type CommandContext, handleCommand } from "../../commands/handle.js";
-import { addTerm, type RegisterNamed, registerNamed, registerOnce } from "../../commands/reference/register.js";
+import { addTerms, type RegisterNamed, registerNamed, registerOnce } from "../../commands/reference/register.js";
 import type { EventStore } from "../../event-store/port.js";
 import type { MatchImport } from "./map.js";
 
@@ -17,6 +17,8 @@ import type { MatchImport } from "./map.js";
  */
 export class ReferenceRegistrar {
   private readonly done = new Map<string, Promise<unknown>>();
+  private readonly knownTerms = new Set<string>();
+  private vocabulary: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: EventStore,
@@ -70,7 +72,7 @@ export class ReferenceRegistrar {
         }),
       );
     }
-    for (const term of dismissalKinds) work.push(this.term(term));
+    work.push(this.terms(dismissalKinds));
     await Promise.all(work);
   }
 
@@ -86,11 +88,24 @@ export class ReferenceRegistrar {
     );
   }
 
-  private term(term: string) {
+  /**
+   * Every match adds to the one vocabulary stream: new terms go in a queue of their own,
+   * one append at a time, instead of racing each other for the stream's revision.
+   */
+  private terms(terms: readonly string[]) {
+    const fresh = terms.filter((term) => !this.knownTerms.has(term));
+    if (fresh.length === 0) return this.vocabulary;
+    for (const term of fresh) this.knownTerms.add(term);
     const stream = vocabularyStream("dismissal_kind");
-    return this.remember(`${stream}|${term}`, () =>
-      handleCommand(this.store, catalogue, stream, addTerm, { vocabulary: "dismissal_kind", term }, this.context()),
+    const command = { vocabulary: "dismissal_kind", terms: fresh };
+    const added = this.vocabulary.then(() =>
+      handleCommand(this.store, catalogue, stream, addTerms, command, this.context()),
     );
+    this.vocabulary = added.catch((error: unknown) => {
+      for (const term of fresh) this.knownTerms.delete(term);
+      throw error;
+    });
+    return added;
   }
 
   private remember(key: string, work: () => Promise<unknown>): Promise<unknown> {
