@@ -193,11 +193,22 @@ describe("Cricsheet import", () => {
   });
 
   it("imports many matches at once without their new dismissal kinds racing for the vocabulary", async () => {
-    const files = ["odi/1384429.json", "tests/63963.json", "tests/1395704.json", "tests/1223869.json", "t20i/287862.json", "tests/1434290.json"];
+    const files = [
+      "odi/1384429.json",
+      "tests/63963.json",
+      "tests/1395704.json",
+      "tests/1223869.json",
+      "t20i/287862.json",
+      "tests/1434290.json",
+    ];
     const summary = await importCricsheet(store, files.map(cricsheetFile), { concurrency: 6 });
     expect(summary.failed).toEqual([]);
-    const kinds = (await store.readStream(vocabularyStream("dismissal_kind"))).map((e) => (e.data as { term: string }).term);
-    expect(kinds).toEqual(expect.arrayContaining(["timed out", "handled the ball", "obstructing the field", "retired not out"]));
+    const kinds = (await store.readStream(vocabularyStream("dismissal_kind"))).map(
+      (e) => (e.data as { term: string }).term,
+    );
+    expect(kinds).toEqual(
+      expect.arrayContaining(["timed out", "handled the ball", "obstructing the field", "retired not out"]),
+    );
     expect(new Set(kinds).size).toBe(kinds.length);
   });
 
