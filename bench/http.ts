@@ -12,7 +12,7 @@ const DURATION_S = 5;
 const WARMUP_S = 1;
 const REPETITIONS = 5;
 
-type Load = { requestsPerSecond: number; p50: number; p99: number };
+export type Load = { requestsPerSecond: number; p50: number; p99: number };
 
 /** The request ceiling of the real app's cheapest route against Hono alone, both on @hono/node-server. */
 export async function httpBenchmark(): Promise<Result[]> {
@@ -46,7 +46,7 @@ export async function httpBenchmark(): Promise<Result[]> {
   }
 }
 
-function listen(fetch: (request: Request) => Response | Promise<Response>, path: string) {
+export function listen(fetch: (request: Request) => Response | Promise<Response>, path: string) {
   return new Promise<{ url: string; close: () => Promise<void> }>((resolve) => {
     const server = serve({ fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) =>
       resolve({
@@ -61,7 +61,7 @@ function listen(fetch: (request: Request) => Response | Promise<Response>, path:
  * The load generator runs in a worker thread so that it and the server (on this thread) each
  * have a core of the two; in one event loop they would measure each other.
  */
-async function load(url: string, duration: number): Promise<Load> {
+export async function load(url: string, duration: number): Promise<Load> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration, workers: 1 });
   if (result.errors || result.timeouts || result.non2xx) {
     throw new Error(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx responses`);
@@ -69,7 +69,7 @@ async function load(url: string, duration: number): Promise<Load> {
   return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-const withLatency = (m: Measurement, runs: readonly Load[]): Measurement => ({
+export const withLatency = (m: Measurement, runs: readonly Load[]): Measurement => ({
   ...m,
   latencyMs: { p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) },
 });

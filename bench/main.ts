@@ -1,14 +1,18 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { appendBenchmark } from "./append.js";
 import { httpBenchmark } from "./http.js";
+import { importBenchmark } from "./import.js";
 import { projectionBenchmark } from "./projection.js";
+import { readsBenchmark } from "./reads.js";
 import { log, type Measurement, postgresUrl, type Result } from "./support.js";
 
 const benchmarks: Record<string, () => Promise<Result[]>> = {
   append: appendBenchmark,
   projection: projectionBenchmark,
   http: httpBenchmark,
+  import: importBenchmark,
+  reads: readsBenchmark,
 };
 
 const requested = process.argv.slice(2);
@@ -35,16 +39,27 @@ const machine = {
   node: process.version,
   os: `${os.platform()} ${os.release()} ${os.arch()}`,
 };
+// A partial run (`npm run bench -- import`) replaces only its own rows of the recorded results.
 const directory = new URL("./results/", import.meta.url);
+const recorded = new URL("latest.json", directory);
+const previous = await readFile(recorded, "utf8")
+  .then((text) => JSON.parse(text) as { results?: (Result & { date?: string })[] })
+  .catch(() => ({ results: [] }));
+const date = new Date().toISOString();
+const kept = (previous.results ?? []).filter((r) => !selected.includes(r.benchmark));
 await mkdir(directory, { recursive: true });
 await writeFile(
-  new URL("latest.json", directory),
-  `${JSON.stringify({ date: new Date().toISOString(), machine, benchmarks: selected, totalSeconds, results }, null, 2)}\n`,
+  recorded,
+  `${JSON.stringify({ machine, results: [...kept, ...results.map((r) => ({ ...r, date, seconds: totalSeconds }))] }, null, 2)}\n`,
 );
 
 const number = (value: number) => Math.round(value).toLocaleString("en-US");
+const extras = (m: Measurement) =>
+  Object.entries(m.extra ?? {})
+    .map(([name, value]) => `${name} ${value.toFixed(1)}`)
+    .join(", ");
 const cell = (m: Measurement) =>
-  `${number(m.median)} ${m.unit}${m.latencyMs ? ` (p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms)` : ""}`;
+  `${number(m.median)} ${m.unit}${m.latencyMs ? ` (p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms)` : ""}${m.extra ? ` (${extras(m)})` : ""}`;
 const row = (cells: readonly unknown[]) => `| ${cells.join(" | ")} |`;
 
 process.stdout.write(

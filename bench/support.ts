@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
-import type { Sql } from "../src/db/database.js";
+import { connectionOptions, type Sql } from "../src/db/database.js";
 import { migrate } from "../src/db/migrations.js";
 import { PGliteMultiplexer } from "../src/db/pglite-multiplexer.js";
 import type { NewEvent } from "../src/event-store/port.js";
@@ -15,6 +15,8 @@ export type Measurement = {
   median: number;
   runs: number[];
   latencyMs?: { p50: number; p99: number };
+  /** Further medians worth a column of their own, e.g. matches/s and peak memory of an import. */
+  extra?: Record<string, number>;
 };
 
 export type Result = {
@@ -72,15 +74,20 @@ export const log = (message: string) => process.stderr.write(`${message}\n`);
 
 type BenchDatabase = { sql: Sql; close(): Promise<void> };
 
-const quiet = { onnotice: () => {} };
-
 /** Embedded PGlite as the product opens it (src/db/embedded.ts): on disk, behind the multiplexer, a pool of 4. */
 async function openPglite(): Promise<BenchDatabase> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "cricket-bench-"));
   const db = await PGlite.create({ dataDir });
   const multiplexer = new PGliteMultiplexer(db);
   const port = await multiplexer.listen();
-  const sql = postgres({ host: "127.0.0.1", port, user: "postgres", database: "postgres", max: 4, ...quiet });
+  const sql = postgres({
+    host: "127.0.0.1",
+    port,
+    user: "postgres",
+    database: "postgres",
+    max: 4,
+    ...connectionOptions,
+  });
   await migrate(sql);
   return {
     sql,
@@ -96,11 +103,11 @@ async function openPglite(): Promise<BenchDatabase> {
 /** A scratch database on the real server, pooled like src/db/database.ts does, dropped on close. */
 async function openPostgres(serverUrl: string): Promise<BenchDatabase> {
   const name = `bench_${randomBytes(6).toString("hex")}`;
-  const admin = postgres(serverUrl, { ...quiet, max: 1 });
+  const admin = postgres(serverUrl, { ...connectionOptions, max: 1 });
   await admin.unsafe(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const sql = postgres(url.toString(), { ...quiet, max: 10 });
+  const sql = postgres(url.toString(), { ...connectionOptions, max: 10 });
   await migrate(sql);
   return {
     sql,
@@ -116,7 +123,9 @@ export const postgresUrl = (): string | undefined =>
   process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || undefined;
 
 /** Runs `benchmark` on a fresh PGlite, then on a fresh Postgres database when a server is given. */
-export async function onEachDatabase(benchmark: (sql: Sql, backend: string) => Promise<Result>): Promise<Result[]> {
+export async function onEachDatabase(
+  benchmark: (sql: Sql, backend: string) => Promise<Result | Result[]>,
+): Promise<Result[]> {
   const url = postgresUrl();
   const openers = [{ name: "pglite", open: openPglite }];
   if (url) openers.push({ name: "postgres", open: () => openPostgres(url) });
@@ -125,7 +134,7 @@ export async function onEachDatabase(benchmark: (sql: Sql, backend: string) => P
     const db = await open();
     try {
       const [version] = await db.sql<{ server_version: string }[]>`show server_version`;
-      results.push(await benchmark(db.sql, `${name} ${version?.server_version.split(" ")[0]}`));
+      results.push(...[await benchmark(db.sql, `${name} ${version?.server_version.split(" ")[0]}`)].flat());
     } finally {
       await db.close();
     }

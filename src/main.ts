@@ -1,4 +1,5 @@
 import { serve } from "@hono/node-server";
+import { openVersionedCache } from "./cache/open.js";
 import { InvalidSettings, loadSettings } from "./config.js";
 import { createApp } from "./http/app.js";
 import { apiRoutes } from "./http/routes.js";
@@ -19,7 +20,8 @@ async function main() {
       );
   }
   if (settings.runProjectors) runtime.projections.start();
-  const app = createApp({ logger, sql: runtime.db.sql }, apiRoutes);
+  const cache = openVersionedCache(settings.redisUrl);
+  const app = createApp({ logger, sql: runtime.db.sql, cache }, apiRoutes);
   const server = serve({ fetch: app.fetch, port: settings.port, hostname: "0.0.0.0" }, (info) =>
     logger.info(
       {
@@ -38,6 +40,7 @@ async function main() {
     stopping = true;
     logger.info({ signal }, "shutting down");
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await cache.close();
     await runtime.close();
     process.exit(0);
   };

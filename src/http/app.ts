@@ -2,6 +2,7 @@ import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from "
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
+import type { VersionedCache } from "../cache/versioned-cache.js";
 import type { Sql } from "../db/database.js";
 import { createRouter, type Router } from "./api.js";
 import { ApiError } from "./errors.js";
@@ -14,6 +15,11 @@ export type AppDependencies = {
    * only where the app is built for its OpenAPI document alone (`cricket openapi`).
    */
   sql?: Sql;
+  /**
+   * The versioned cache of fixture statistics (`openVersionedCache`: Redis when REDIS_URL is
+   * set). Without one, the app keeps an in-process cache of its own.
+   */
+  cache?: VersionedCache;
   /** Overrides of response-size limits (tests use small ones). */
   limits?: { exportEvents?: number };
 };

@@ -14,29 +14,7 @@ type Planned = [method: Method, path: string, tag: string, summary: string];
  * their issue lands; each moves to a real route definition then.
  */
 const PLANNED: Planned[] = [
-  ["get", "/api/v1/fixtures/{fixtureId}/statistics", "Statistics", "Derived fixture statistics"],
-  ["get", "/api/v1/fixtures/{fixtureId}/statistics/{statisticId}", "Statistics", "One fixture statistic"],
-  [
-    "get",
-    "/api/v1/fixtures/{fixtureId}/statistics/{statisticId}/events/export.json",
-    "Statistics",
-    "Contributing events of a statistic as JSON",
-  ],
-  [
-    "get",
-    "/api/v1/fixtures/{fixtureId}/statistics/{statisticId}/events/export.csv",
-    "Statistics",
-    "Contributing events of a statistic as CSV",
-  ],
   ["get", "/api/v1/fixtures/{fixtureId}/weather", "Weather", "Weather on a fixture's start date at its venue"],
-  [
-    "get",
-    "/api/v1/participants/{participantId}/statistics",
-    "Statistics",
-    "A participant's season, competition and career aggregates",
-  ],
-  ["get", "/api/v1/participants/{participantId}/statistics/{statisticId}", "Statistics", "One participant aggregate"],
-  ["get", "/api/v1/statistics/leaderboards", "Statistics", "Ranked leaderboard for a season or competition"],
   ["post", "/api/v1/query-definitions/evaluate", "Analytics", "Evaluate a structured query definition"],
   ["post", "/api/v1/natural-language-queries", "Analytics", "Answer a plain-English question"],
   ["get", "/api/v1/weather", "Weather", "Weather for a location and date"],

@@ -2,9 +2,13 @@ import { registerCompetitions } from "../read-api/competitions.js";
 import { registerCompetitors } from "../read-api/competitors.js";
 import { registerFixtureEventExports } from "../read-api/fixture-event-exports.js";
 import { registerFixtureEvents } from "../read-api/fixture-events.js";
+import { registerFixtureStatisticExports } from "../read-api/fixture-statistic-exports.js";
+import { registerFixtureStatistics } from "../read-api/fixture-statistics.js";
 import { registerFixtures } from "../read-api/fixtures.js";
 import { registerHealth } from "../read-api/health.js";
+import { registerLeaderboards } from "../read-api/leaderboards.js";
 import { registerParticipantFixtures } from "../read-api/participant-fixtures.js";
+import { registerParticipantStatistics } from "../read-api/participant-statistics.js";
 import { registerParticipants } from "../read-api/participants.js";
 import { registerSeasons } from "../read-api/seasons.js";
 import type { RouteRegistration } from "./app.js";
@@ -25,4 +29,8 @@ export const apiRoutes: readonly RouteRegistration[] = [
   registerFixtures,
   registerFixtureEventExports,
   registerFixtureEvents,
+  registerFixtureStatistics,
+  registerFixtureStatisticExports,
+  registerParticipantStatistics,
+  registerLeaderboards,
 ];

@@ -42,6 +42,8 @@ const ddl = `
     fixture_id text primary key,
     competition_id text not null,
     season_id text not null,
+    -- revision of the fixture stream's last event these statistics reflect (a cache key part)
+    source_revision integer not null,
     statistics jsonb not null
   );
   create table player_line (
@@ -104,8 +106,9 @@ type Inputs = {
 
 export const statistics = defineProjector({
   name: "statistics",
-  version: 1,
+  version: 2,
   description: "Fixture scorecards, player innings lines and season/competition/career aggregates.",
+  batchSize: 5000,
   tables: ["fixture_statistics", "player_aggregate", "player_line", "player_fixture"],
   ddl,
   on: {
@@ -191,10 +194,11 @@ export const statistics = defineProjector({
     },
   },
   settle: async (tx, events) => {
-    const fixtureIds = [
-      ...new Set(events.filter((e) => e.streamId.startsWith("fixture-")).map((e) => streamEntityId(e.streamId))),
-    ];
-    if (fixtureIds.length > 0) await recompute(tx, fixtureIds);
+    // The last revision of each fixture stream in the batch (events come in log order).
+    const revisions = new Map(
+      events.filter((e) => e.streamId.startsWith("fixture-")).map((e) => [streamEntityId(e.streamId), e.revision]),
+    );
+    if (revisions.size > 0) await recompute(tx, revisions);
   },
 });
 
@@ -206,7 +210,13 @@ const names = (tx: Tx, events: readonly RecordedEvent[], idField: string) => {
   return tx`insert into stat_name select * from jsonb_to_recordset(${json(tx, rows)}) as r(id text, name text) on conflict (id) do nothing`;
 };
 
-async function recompute(tx: Tx, fixtureIds: string[]) {
+/**
+ * Recomputes the touched fixtures. `revisions` holds each one's latest stream revision in the
+ * batch: stored as `source_revision`, it tells readers (the versioned cache) which change of
+ * the fixture the stored statistics reflect, whatever the other projectors have reached.
+ */
+async function recompute(tx: Tx, revisions: ReadonlyMap<string, number>) {
+  const fixtureIds = [...revisions.keys()];
   const inputs = await loadInputs(tx, fixtureIds);
   const nameRows = await tx<{ id: string; name: string }[]>`
     select id, name from stat_name where id in (
@@ -231,6 +241,7 @@ async function recompute(tx: Tx, fixtureIds: string[]) {
       fixture_id: fixture.fixture_id,
       competition_id: fixture.competition_id,
       season_id: fixture.season_id,
+      source_revision: revisions.get(fixture.fixture_id),
       statistics: computed.statistics,
     });
     const scope = {
@@ -251,7 +262,7 @@ async function recompute(tx: Tx, fixtureIds: string[]) {
   }
   await tx`delete from fixture_statistics where fixture_id = any(${fixtureIds})`;
   await tx`insert into fixture_statistics select * from jsonb_to_recordset(${json(tx, statisticsRows)})
-           as r(fixture_id text, competition_id text, season_id text, statistics jsonb)`;
+           as r(fixture_id text, competition_id text, season_id text, source_revision integer, statistics jsonb)`;
   await tx`delete from player_line where fixture_id = any(${fixtureIds})`;
   await tx`insert into player_line (participant_id, fixture_id, innings_id, competition_id, season_id, balls_per_over, line)
            select participant_id, fixture_id, innings_id, competition_id, season_id, balls_per_over, line

@@ -60,7 +60,9 @@ export function aggregate(lines: readonly ScopedLine[], matches: number): Player
   const wickets = sum((l) => l.wickets);
   const conceded = sum((l) => l.runsConceded);
   const bowledBalls = sum((l) => l.bowledBalls);
-  const overs = lines.reduce((n, l) => n + l.bowledBalls / l.ballsPerOver, 0);
+  // Economy in whole numbers: balls counted in 1/unit of an over, unit a common multiple of every over length.
+  const unit = lines.reduce((u, l) => (u % l.ballsPerOver === 0 ? u : u * l.ballsPerOver), 1);
+  const bowledUnits = lines.reduce((n, l) => n + l.bowledBalls * (unit / l.ballsPerOver), 0);
   const best = bowled.reduce<{ wickets: number; runs: number } | null>((top, l) => {
     const candidate = { wickets: l.wickets, runs: l.runsConceded };
     if (!top || candidate.wickets > top.wickets || (candidate.wickets === top.wickets && candidate.runs < top.runs))
@@ -96,7 +98,7 @@ export function aggregate(lines: readonly ScopedLine[], matches: number): Player
       bestFigures: best ? `${best.wickets}/${best.runs}` : null,
       best,
       average: rate(conceded, wickets),
-      economy: overs === 0 ? null : rate(conceded, overs),
+      economy: rate(conceded * unit, bowledUnits),
       strikeRate: rate(bowledBalls, wickets),
       fourWickets: bowled.filter((l) => l.wickets === 4).length,
       fiveWickets: bowled.filter((l) => l.wickets >= 5).length,

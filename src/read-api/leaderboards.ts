@@ -1,0 +1,82 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { implemented, type Router } from "../http/api.js";
+import type { AppDependencies } from "../http/app.js";
+import { errorResponses, notFound } from "../http/errors.js";
+import { integerParam } from "../http/pagination.js";
+import { LEADERBOARD_METRICS, METRICS, qualificationRule, rankingRule } from "../statistics/leaderboards.js";
+import { idFilter, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { leaderboardRows } from "./queries/leaderboards.js";
+import { findLeaderboardScope } from "./queries/player-statistics.js";
+import { leaderboardSchema } from "./schemas/player-statistics.js";
+
+export const DEFAULT_LEADERBOARD_LIMIT = 10;
+export const MAX_LEADERBOARD_LIMIT = 50;
+
+const query = z
+  .strictObject({
+    scope: z
+      .enum(["season", "competition"])
+      .openapi({ description: "Rank over a season or a competition.", example: "season" }),
+    seasonId: idFilter("The season; required with `scope=season`, refused otherwise.", "ipl-2016"),
+    competitionId: idFilter("The competition; required with `scope=competition`, refused otherwise.", "ipl"),
+    metric: z.enum(METRICS).openapi({
+      description:
+        "Totals: `most_runs`, `most_wickets`, `most_fours`, `most_sixes` (players above 0). Qualified rates: `highest_batting_average`, `highest_strike_rate`, `best_bowling_average`, `best_economy_rate`, `best_bowling_strike_rate`.",
+      example: "most_runs",
+    }),
+    limit: integerParam(
+      1,
+      MAX_LEADERBOARD_LIMIT,
+      `Rows, 1 to ${MAX_LEADERBOARD_LIMIT}; ${DEFAULT_LEADERBOARD_LIMIT} when absent.`,
+      DEFAULT_LEADERBOARD_LIMIT,
+    )
+      .optional()
+      .openapi({ default: DEFAULT_LEADERBOARD_LIMIT }),
+  })
+  .superRefine((q, ctx) => {
+    const need = q.scope === "season" ? "seasonId" : "competitionId";
+    const refuse = q.scope === "season" ? "competitionId" : "seasonId";
+    if (q[need] === undefined)
+      ctx.addIssue({ code: "custom", message: `${need} is required with scope=${q.scope}`, path: [need] });
+    if (q[refuse] !== undefined)
+      ctx.addIssue({ code: "custom", message: `${refuse} cannot be used with scope=${q.scope}`, path: [refuse] });
+  });
+
+const route = createRoute({
+  method: "get",
+  path: "/api/v1/statistics/leaderboards",
+  tags: ["Statistics"],
+  operationId: "getLeaderboard",
+  summary: "Ranked leaderboard for a season or competition",
+  description: `A server-ranked table of one metric over a season or a competition (super overs never count). Each row has a 1-based rank, the participant's id and name, the value and the figures behind it. Totals list only players above 0. Rate metrics need a minimum, by scope (season / competition): batting average 5 / 10 batting innings (and a dismissal); strike rate 100 / 250 balls faced; bowling average and bowling strike rate 10 / 20 wickets; economy 120 / 300 balls bowled (20 / 50 overs); the response states the rule applied. Rates rank on their exact value and are published rounded half away from zero to 2 decimals. Ties break on a secondary metric (most_runs: higher strike rate; most_wickets: lower bowling average; most_fours: more sixes; most_sixes: more fours; highest_batting_average and highest_strike_rate: more runs; best_bowling_average and best_bowling_strike_rate: more wickets; best_economy_rate: more balls bowled), then participant id ascending. 400 for a missing or unknown scope or metric, a scope without its id or with the other's, or a limit outside 1 to ${MAX_LEADERBOARD_LIMIT}; 404 for a season or competition that does not exist. ${UNKNOWN_PARAMETERS}`,
+  ...implemented,
+  request: { query },
+  responses: {
+    200: { description: "The table", content: { "application/json": { schema: leaderboardSchema } } },
+    ...errorResponses(400, 404, 500),
+  },
+});
+
+export function registerLeaderboards(app: Router, deps: AppDependencies) {
+  const sql = readModels(deps);
+  app.openapi(route, async (c) => {
+    const q = c.req.valid("query");
+    const scopeId = (q.scope === "season" ? q.seasonId : q.competitionId) as string;
+    const limit = q.limit ?? DEFAULT_LEADERBOARD_LIMIT;
+    const scope = await findLeaderboardScope(sql(), q.scope, scopeId);
+    if (!scope) throw notFound(q.scope);
+    const data = await leaderboardRows(sql(), q.metric, q.scope, scopeId, limit);
+    return c.json(
+      {
+        data,
+        metric: q.metric,
+        description: LEADERBOARD_METRICS[q.metric].describe,
+        scope,
+        qualification: qualificationRule(q.metric, q.scope),
+        ranking: rankingRule(q.metric),
+        limit,
+      },
+      200,
+    );
+  });
+}
