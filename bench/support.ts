@@ -1,13 +1,7 @@
-import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import postgres from "postgres";
-import { connectionOptions, type Sql } from "../src/db/database.js";
-import { migrate } from "../src/db/migrations.js";
-import { PGliteMultiplexer } from "../src/db/pglite-multiplexer.js";
+import { randomUUID } from "node:crypto";
+import type { Sql } from "../src/db/database.js";
 import type { NewEvent } from "../src/event-store/port.js";
+import { pgliteDatabase, postgresDatabase } from "../test/support/scratch-databases.js";
 
 export type Measurement = {
   label: string;
@@ -72,53 +66,6 @@ export async function alternate<T>(repetitions: number, subject: () => Promise<T
 
 export const log = (message: string) => process.stderr.write(`${message}\n`);
 
-type BenchDatabase = { sql: Sql; close(): Promise<void> };
-
-/** Embedded PGlite as the product opens it (src/db/embedded.ts): on disk, behind the multiplexer, a pool of 4. */
-async function openPglite(): Promise<BenchDatabase> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "cricket-bench-"));
-  const db = await PGlite.create({ dataDir });
-  const multiplexer = new PGliteMultiplexer(db);
-  const port = await multiplexer.listen();
-  const sql = postgres({
-    host: "127.0.0.1",
-    port,
-    user: "postgres",
-    database: "postgres",
-    max: 4,
-    ...connectionOptions,
-  });
-  await migrate(sql);
-  return {
-    sql,
-    async close() {
-      await sql.end();
-      await multiplexer.close();
-      await db.close();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** A scratch database on the real server, pooled like src/db/database.ts does, dropped on close. */
-async function openPostgres(serverUrl: string): Promise<BenchDatabase> {
-  const name = `bench_${randomBytes(6).toString("hex")}`;
-  const admin = postgres(serverUrl, { ...connectionOptions, max: 1 });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const sql = postgres(url.toString(), { ...connectionOptions, max: 10 });
-  await migrate(sql);
-  return {
-    sql,
-    async close() {
-      await sql.end();
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
 export const postgresUrl = (): string | undefined =>
   process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || undefined;
 
@@ -127,8 +74,9 @@ export async function onEachDatabase(
   benchmark: (sql: Sql, backend: string) => Promise<Result | Result[]>,
 ): Promise<Result[]> {
   const url = postgresUrl();
-  const openers = [{ name: "pglite", open: openPglite }];
-  if (url) openers.push({ name: "postgres", open: () => openPostgres(url) });
+  // On disk, as the embedded default keeps its data.
+  const openers = [{ name: "pglite", open: () => pgliteDatabase({ onDisk: true }) }];
+  if (url) openers.push({ name: "postgres", open: () => postgresDatabase(url) });
   const results: Result[] = [];
   for (const { name, open } of openers) {
     const db = await open();

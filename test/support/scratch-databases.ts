@@ -1,0 +1,64 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import postgres from "postgres";
+import { connectionOptions, type Sql } from "../../src/db/database.js";
+import { migrate } from "../../src/db/migrations.js";
+import { PGliteMultiplexer } from "../../src/db/pglite-multiplexer.js";
+
+/** A throwaway database with the schema migrated, for tests and benchmarks. */
+export type ScratchDatabase = {
+  backend: "pglite" | "postgres";
+  sql: Sql;
+  /** A connection URL other processes can use to reach the same database. */
+  url: string;
+  close(): Promise<void>;
+};
+
+/**
+ * A fresh PGlite served the way the embedded default serves it (behind the multiplexer, a
+ * pool of 4); in memory, or in a temporary directory like the real data directory.
+ */
+export async function pgliteDatabase({ onDisk = false } = {}): Promise<ScratchDatabase> {
+  const dataDir = onDisk ? await mkdtemp(path.join(os.tmpdir(), "cricket-scratch-")) : undefined;
+  const db = await PGlite.create(dataDir ? { dataDir } : {});
+  const multiplexer = new PGliteMultiplexer(db);
+  const port = await multiplexer.listen();
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const sql = postgres(url, { ...connectionOptions, max: 4 });
+  await migrate(sql);
+  return {
+    backend: "pglite",
+    sql,
+    url,
+    async close() {
+      await sql.end();
+      await multiplexer.close();
+      await db.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh database on a real Postgres server, pooled like src/db/database.ts, dropped on close. */
+export async function postgresDatabase(serverUrl: string): Promise<ScratchDatabase> {
+  const name = `cricket_scratch_${randomBytes(6).toString("hex")}`;
+  const admin = postgres(serverUrl, { ...connectionOptions, max: 1 });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const sql = postgres(url.toString(), { ...connectionOptions, max: 10 });
+  await migrate(sql);
+  return {
+    backend: "postgres",
+    sql,
+    url: url.toString(),
+    async close() {
+      await sql.end();
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
