@@ -5,6 +5,7 @@ import { httpBenchmark } from "./http.js";
 import { importBenchmark } from "./import.js";
 import { projectionBenchmark } from "./projection.js";
 import { readsBenchmark } from "./reads.js";
+import { statisticsReadsBenchmark, statisticsRebuildBenchmark } from "./statistics.js";
 import { log, type Measurement, postgresUrl, type Result } from "./support.js";
 
 const benchmarks: Record<string, () => Promise<Result[]>> = {
@@ -13,6 +14,8 @@ const benchmarks: Record<string, () => Promise<Result[]>> = {
   http: httpBenchmark,
   import: importBenchmark,
   reads: readsBenchmark,
+  "statistics-reads": statisticsReadsBenchmark,
+  "statistics-rebuild": statisticsRebuildBenchmark,
 };
 
 const requested = process.argv.slice(2);

@@ -1,0 +1,106 @@
+import { fileURLToPath } from "node:url";
+import { memoryCache } from "../src/cache/memory.js";
+import type { Sql } from "../src/db/database.js";
+import { PostgresEventStore } from "../src/event-store/postgres.js";
+import { createApp } from "../src/http/app.js";
+import { createLogger } from "../src/http/logging.js";
+import { apiRoutes } from "../src/http/routes.js";
+import { importCricsheet } from "../src/ingest/cricsheet/import.js";
+import { projectors } from "../src/projections/registry.js";
+import { ProjectionRunner } from "../src/projections/runner.js";
+import { type Load, listen, load, withLatency } from "./http.js";
+import { alternate, log, measurement, onEachDatabase, pairedRatio, type Result, seconds } from "./support.js";
+
+const cricsheet = (relative: string) =>
+  fileURLToPath(new URL(`../../shared/data/cricsheet/${relative}`, import.meta.url));
+const SEASON = Array.from({ length: 60 }, (_, i) => cricsheet(`ipl/${980901 + 2 * i}.json`));
+const DURATION_S = 5;
+const REPETITIONS = 5;
+const REBUILDS = Number(process.env.BENCH_REBUILDS ?? 2);
+
+/**
+ * Statistics reads under load against the health route of the same app: a fixture's
+ * statistics with the versioned cache (cached) and with a cache that keeps nothing (cold),
+ * and a season leaderboard (never cached), on IPL 2016.
+ */
+export const statisticsReadsBenchmark = (): Promise<Result[]> => onEachDatabase(measureReads);
+
+async function measureReads(sql: Sql, backend: string): Promise<Result[]> {
+  log(`statistics reads: ${backend}: importing IPL 2016`);
+  const store = new PostgresEventStore(sql);
+  await importCricsheet(store, SEASON);
+  await new ProjectionRunner(sql, store, projectors).catchUp();
+  const [fixture] = await sql<{ fixture_id: string; season_id: string }[]>`
+    select fixture_id, season_id from fixture order by start_date limit 1`;
+  const logger = createLogger("silent");
+  const cached = await listen(createApp({ logger, sql, cache: memoryCache() }, apiRoutes).fetch, "");
+  const cold = await listen(createApp({ logger, sql, cache: memoryCache({ maxEntries: 0 }) }, apiRoutes).fetch, "");
+  const statisticsPath = `/api/v1/fixtures/${fixture?.fixture_id}/statistics`;
+  const cases = [
+    { label: "GET /fixtures/{id}/statistics, cached", url: `${cached.url}${statisticsPath}`, health: cached.url },
+    {
+      label: "GET /fixtures/{id}/statistics, cold (cache keeps nothing)",
+      url: `${cold.url}${statisticsPath}`,
+      health: cold.url,
+    },
+    {
+      label: "GET /statistics/leaderboards most_runs season, uncached",
+      url: `${cached.url}/api/v1/statistics/leaderboards?scope=season&seasonId=${fixture?.season_id}&metric=most_runs`,
+      health: cached.url,
+    },
+  ];
+  try {
+    const results: Result[] = [];
+    for (const c of cases) {
+      log(`statistics reads: ${backend}: ${c.label}`);
+      await load(c.url, 1);
+      const runs = await alternate(
+        REPETITIONS,
+        () => load(c.url, DURATION_S),
+        () => load(`${c.health}/api/v1/health`, DURATION_S),
+      );
+      const rate = (loads: Load[]) => loads.map((r) => r.requestsPerSecond);
+      results.push({
+        benchmark: "statistics-reads",
+        backend,
+        subject: withLatency(measurement(c.label, "req/s", rate(runs.subject)), runs.subject),
+        baseline: withLatency(measurement("GET /api/v1/health, same app", "req/s", rate(runs.baseline)), runs.baseline),
+        ratio: pairedRatio(rate(runs.subject), rate(runs.baseline)),
+      });
+    }
+    return results;
+  } finally {
+    await cached.close();
+    await cold.close();
+  }
+}
+
+/** Rebuilding every statistic of the full IPL from the log, against importing it. */
+export const statisticsRebuildBenchmark = (): Promise<Result[]> => onEachDatabase(measureRebuild);
+
+async function measureRebuild(sql: Sql, backend: string): Promise<Result> {
+  const store = new PostgresEventStore(sql);
+  let deliveries = 0;
+  const imported = await seconds(async () => {
+    deliveries = (await importCricsheet(store, [cricsheet("ipl")])).deliveriesWritten;
+  });
+  log(`statistics rebuild: ${backend}: imported ${deliveries} deliveries in ${imported.toFixed(1)} s`);
+  const runner = new ProjectionRunner(sql, store, projectors);
+  const rebuilds: number[] = [];
+  for (let i = 0; i < REBUILDS; i++) {
+    const elapsed = await seconds(() => runner.rebuild("statistics"));
+    log(`statistics rebuild: ${backend}: ${elapsed.toFixed(1)} s`);
+    rebuilds.push(deliveries / elapsed);
+  }
+  const importRate = deliveries / imported;
+  return {
+    benchmark: "statistics-rebuild",
+    backend,
+    subject: measurement("cricket projections rebuild statistics, full IPL", "deliveries/s", rebuilds),
+    baseline: measurement("importCricsheet of the same log (one run)", "deliveries/s", [importRate]),
+    ratio: pairedRatio(
+      rebuilds,
+      rebuilds.map(() => importRate),
+    ),
+  };
+}
