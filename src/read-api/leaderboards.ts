@@ -1,15 +1,18 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { memoryCache } from "../cache/memory.js";
+import { readThrough, STATISTICS_TTL_SECONDS } from "../cache/versioned-cache.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { integerParam } from "../http/pagination.js";
 import { LEADERBOARD_METRICS, METRICS, qualificationRule, rankingRule } from "../statistics/leaderboards.js";
 import { idFilter, readModels, UNKNOWN_PARAMETERS } from "./params.js";
-import { leaderboardRows } from "./queries/leaderboards.js";
+import { leaderboardRows, statisticsCheckpoint } from "./queries/leaderboards.js";
 import { findLeaderboardScope } from "./queries/player-statistics.js";
 import { leaderboardSchema } from "./schemas/player-statistics.js";
 
 export const DEFAULT_LEADERBOARD_LIMIT = 10;
+const REPRESENTATION = 1; // bump when the shape of a cached body changes
 export const MAX_LEADERBOARD_LIMIT = 50;
 
 const query = z
@@ -52,31 +55,54 @@ const route = createRoute({
   ...implemented,
   request: { query },
   responses: {
-    200: { description: "The table", content: { "application/json": { schema: leaderboardSchema } } },
+    200: {
+      description: "The table",
+      headers: {
+        "X-Cache": {
+          description:
+            "`HIT` when served from the cache (keyed by the statistics read model's checkpoint, 60 seconds), `MISS` when computed, `BYPASS` while the cache is unavailable.",
+          schema: { type: "string" as const, enum: ["HIT", "MISS", "BYPASS"], example: "HIT" },
+        },
+      },
+      content: { "application/json": { schema: leaderboardSchema } },
+    },
     ...errorResponses(400, 404, 500),
   },
 });
 
+/**
+ * Ranking a scope's players is the expensive part, so a table is cached under the statistics
+ * read model's checkpoint: any new accepted change moves it and makes the old entry unreachable.
+ */
 export function registerLeaderboards(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
+  const cache = deps.cache ?? memoryCache();
   app.openapi(route, async (c) => {
     const q = c.req.valid("query");
     const scopeId = (q.scope === "season" ? q.seasonId : q.competitionId) as string;
     const limit = q.limit ?? DEFAULT_LEADERBOARD_LIMIT;
-    const scope = await findLeaderboardScope(sql(), q.scope, scopeId);
-    if (!scope) throw notFound(q.scope);
-    const data = await leaderboardRows(sql(), q.metric, q.scope, scopeId, limit);
-    return c.json(
-      {
-        data,
-        metric: q.metric,
-        description: LEADERBOARD_METRICS[q.metric].describe,
-        scope,
-        qualification: qualificationRule(q.metric, q.scope),
-        ranking: rankingRule(q.metric),
-        limit,
+    const checkpoint = await statisticsCheckpoint(sql());
+    const key = `leaderboard:${REPRESENTATION}:${checkpoint}:${q.scope}:${scopeId}:${q.metric}:${limit}`;
+    const { value, outcome } = await readThrough(
+      cache,
+      key,
+      STATISTICS_TTL_SECONDS,
+      async () => {
+        const scope = await findLeaderboardScope(sql(), q.scope, scopeId);
+        if (!scope) throw notFound(q.scope);
+        const table = {
+          data: await leaderboardRows(sql(), q.metric, q.scope, scopeId, limit),
+          metric: q.metric,
+          description: LEADERBOARD_METRICS[q.metric].describe,
+          scope,
+          qualification: qualificationRule(q.metric, q.scope),
+          ranking: rankingRule(q.metric),
+          limit,
+        };
+        return { value: JSON.stringify(table), cacheable: true };
       },
-      200,
+      deps.logger,
     );
+    return c.body(value, 200, { "Content-Type": "application/json", "X-Cache": outcome.toUpperCase() }) as never;
   });
 }

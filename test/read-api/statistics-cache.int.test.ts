@@ -175,6 +175,25 @@ function invalidationSpecs(
       expect((await api.get(path)).headers.get("X-Cache")).toBe("HIT");
       expect(await keysOf(cache, fixture.id)).toContain(key); // still there until it expires, but never read again
     });
+
+    it("caches a leaderboard until the statistics change, then computes it afresh", async () => {
+      const board = `/api/v1/statistics/leaderboards?scope=season&seasonId=${fixture.season.id}&metric=most_runs&limit=50`;
+      const runsOf = (body: unknown) =>
+        (body as { data: { participantId: string; value: number }[] }).data.reduce((n, row) => n + row.value, 0);
+      const first = await api.get(board);
+      expect(first.status).toBe(200);
+      const second = await api.get(board);
+      expect(second.headers.get("X-Cache")).toBe("HIT");
+      expect(second.text).toBe(first.text);
+
+      const dot = fixture.deliveries.find(
+        (d) => d.inningsOrdinal === 1 && d.state.runs.total === 0 && d.state.wickets.length === 0,
+      ) as BuiltDelivery;
+      await r.world.append(fixture.correction(dot.eventId, { runs: { offBat: 4, extras: 0, total: 4 } }));
+      const after = await api.get(board);
+      expect(after.headers.get("X-Cache")).toBe("MISS");
+      expect(runsOf(after.body)).toBe(runsOf(first.body) + 4);
+    });
   });
 }
 

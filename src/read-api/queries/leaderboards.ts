@@ -84,3 +84,14 @@ const bowlingFigures = ({ matches, bowling: b }: PlayerAggregate) => ({
   fourWickets: b.fourWickets,
   fiveWickets: b.fiveWickets,
 });
+
+/**
+ * Where the statistics read model stands: its active generation and checkpoint. Every change
+ * to an aggregate moves it, so a leaderboard cached under it can never be stale.
+ */
+export async function statisticsCheckpoint(sql: Sql): Promise<string> {
+  const [row] = await sql<{ checkpoint: string }[]>`
+    select generation || ':' || checkpoint_commit || ':' || checkpoint_index as checkpoint
+    from projector_generations where projector = 'statistics' and state = 'active'`;
+  return row?.checkpoint ?? "none";
+}
