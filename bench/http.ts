@@ -73,3 +73,31 @@ export const withLatency = (m: Measurement, runs: readonly Load[]): Measurement 
   ...m,
   latencyMs: { p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) },
 });
+
+/**
+ * One read route under load against the health route of the same server, alternating, as
+ * the read benchmarks report it.
+ */
+export async function againstHealth(
+  benchmark: string,
+  backend: string,
+  label: string,
+  url: string,
+  server: string,
+): Promise<Result> {
+  log(`${benchmark}: ${backend}: ${label}`);
+  await load(url, WARMUP_S);
+  const runs = await alternate(
+    REPETITIONS,
+    () => load(url, DURATION_S),
+    () => load(`${server}/api/v1/health`, DURATION_S),
+  );
+  const rate = (loads: Load[]) => loads.map((r) => r.requestsPerSecond);
+  return {
+    benchmark,
+    backend,
+    subject: withLatency(measurement(label, "req/s", rate(runs.subject)), runs.subject),
+    baseline: withLatency(measurement("GET /api/v1/health, same app", "req/s", rate(runs.baseline)), runs.baseline),
+    ratio: pairedRatio(rate(runs.subject), rate(runs.baseline)),
+  };
+}

@@ -7,15 +7,13 @@ import { apiRoutes } from "../src/http/routes.js";
 import { importCricsheet } from "../src/ingest/cricsheet/import.js";
 import { projectors } from "../src/projections/registry.js";
 import { ProjectionRunner } from "../src/projections/runner.js";
-import { type Load, listen, load, withLatency } from "./http.js";
-import { alternate, log, measurement, onEachDatabase, pairedRatio, type Result } from "./support.js";
+import { againstHealth, listen } from "./http.js";
+import { log, onEachDatabase, type Result } from "./support.js";
 
 /** IPL 2016: 60 matches, about 14,700 deliveries. */
 const SEASON = Array.from({ length: 60 }, (_, i) =>
   fileURLToPath(new URL(`../../shared/data/cricsheet/ipl/${980901 + 2 * i}.json`, import.meta.url)),
 );
-const DURATION_S = 5;
-const REPETITIONS = 5;
 
 /** The public reads under load against the health route of the same app, on a season of real data. */
 export const readsBenchmark = (): Promise<Result[]> => onEachDatabase(measureReads);
@@ -38,21 +36,7 @@ async function measureReads(sql: Sql, backend: string): Promise<Result[]> {
   try {
     const results: Result[] = [];
     for (const route of routes) {
-      log(`reads: ${backend}: ${route.label}`);
-      await load(`${server.url}${route.path}`, 1);
-      const runs = await alternate(
-        REPETITIONS,
-        () => load(`${server.url}${route.path}`, DURATION_S),
-        () => load(`${server.url}/api/v1/health`, DURATION_S),
-      );
-      const rate = (loads: Load[]) => loads.map((r) => r.requestsPerSecond);
-      results.push({
-        benchmark: "reads",
-        backend,
-        subject: withLatency(measurement(route.label, "req/s", rate(runs.subject)), runs.subject),
-        baseline: withLatency(measurement("GET /api/v1/health, same app", "req/s", rate(runs.baseline)), runs.baseline),
-        ratio: pairedRatio(rate(runs.subject), rate(runs.baseline)),
-      });
+      results.push(await againstHealth("reads", backend, route.label, `${server.url}${route.path}`, server.url));
     }
     return results;
   } finally {

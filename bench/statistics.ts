@@ -8,14 +8,12 @@ import { apiRoutes } from "../src/http/routes.js";
 import { importCricsheet } from "../src/ingest/cricsheet/import.js";
 import { projectors } from "../src/projections/registry.js";
 import { ProjectionRunner } from "../src/projections/runner.js";
-import { type Load, listen, load, withLatency } from "./http.js";
-import { alternate, log, measurement, onEachDatabase, pairedRatio, type Result, seconds } from "./support.js";
+import { againstHealth, listen } from "./http.js";
+import { log, measurement, onEachDatabase, pairedRatio, type Result, seconds } from "./support.js";
 
 const cricsheet = (relative: string) =>
   fileURLToPath(new URL(`../../shared/data/cricsheet/${relative}`, import.meta.url));
 const SEASON = Array.from({ length: 60 }, (_, i) => cricsheet(`ipl/${980901 + 2 * i}.json`));
-const DURATION_S = 5;
-const REPETITIONS = 5;
 const REBUILDS = Number(process.env.BENCH_REBUILDS ?? 2);
 
 /**
@@ -57,23 +55,7 @@ async function measureReads(sql: Sql, backend: string): Promise<Result[]> {
   ];
   try {
     const results: Result[] = [];
-    for (const c of cases) {
-      log(`statistics reads: ${backend}: ${c.label}`);
-      await load(c.url, 1);
-      const runs = await alternate(
-        REPETITIONS,
-        () => load(c.url, DURATION_S),
-        () => load(`${c.health}/api/v1/health`, DURATION_S),
-      );
-      const rate = (loads: Load[]) => loads.map((r) => r.requestsPerSecond);
-      results.push({
-        benchmark: "statistics-reads",
-        backend,
-        subject: withLatency(measurement(c.label, "req/s", rate(runs.subject)), runs.subject),
-        baseline: withLatency(measurement("GET /api/v1/health, same app", "req/s", rate(runs.baseline)), runs.baseline),
-        ratio: pairedRatio(rate(runs.subject), rate(runs.baseline)),
-      });
-    }
+    for (const c of cases) results.push(await againstHealth("statistics-reads", backend, c.label, c.url, c.health));
     return results;
   } finally {
     await cached.close();
