@@ -3,8 +3,12 @@ import type { Tx } from "../db/database.js";
 import type { RecordedEvent } from "../event-store/port.js";
 import { fixtureStatistics } from "../statistics/fixture-statistics.js";
 import type { InningsInput } from "../statistics/innings-card.js";
-import { type PlayerStatisticsScope, playerAggregates } from "../statistics/player-aggregates.js";
-import type { PlayerInningsLine } from "../statistics/player-lines.js";
+import {
+  type FixtureRow,
+  type LineRow,
+  type PlayerStatisticsScope,
+  playerAggregates,
+} from "../statistics/player-aggregates.js";
 import type { Delivery } from "../statistics/rules.js";
 import { defineProjector } from "./projector.js";
 import { json, streamEntityId } from "./rows.js";
@@ -303,20 +307,9 @@ async function loadInputs(tx: Tx, fixtureIds: string[]): Promise<Inputs[]> {
 
 async function recomputeAggregates(tx: Tx, participantIds: string[], name: (id: string) => string) {
   if (participantIds.length === 0) return;
-  const lines = await tx<
-    {
-      participant_id: string;
-      fixture_id: string;
-      competition_id: string;
-      season_id: string;
-      balls_per_over: number;
-      line: PlayerInningsLine;
-    }[]
-  >`
+  const lines = await tx<LineRow[]>`
     select participant_id, fixture_id, competition_id, season_id, balls_per_over, line from player_line where participant_id = any(${participantIds})`;
-  const fixtures = await tx<
-    { participant_id: string; fixture_id: string; competition_id: string; season_id: string }[]
-  >`
+  const fixtures = await tx<FixtureRow[]>`
     select participant_id, fixture_id, competition_id, season_id from player_fixture where participant_id = any(${participantIds})`;
   const rows = playerAggregates(participantIds, lines, fixtures).map(({ participantId, scope, figures }) =>
     aggregateRow(participantId, scope, figures, name),

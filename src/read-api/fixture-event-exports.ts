@@ -36,6 +36,14 @@ const attachment = (fixtureId: string, extension: string) =>
 
 const common = `Every event matching the filters (the events list's filters, without paging), in occurrence order, as a file attachment; at most ${EXPORT_EVENT_LIMIT}. Carries the fixture's version as an ETag. ${UNKNOWN_PARAMETERS}`;
 
+/** The Content-Disposition header of an export: an attachment named after the fixture. */
+const attachmentHeader = (extension: "json" | "csv") => ({
+  "Content-Disposition": {
+    description: `attachment; filename="<fixtureId>-events.${extension}"`,
+    schema: { type: "string" as const },
+  },
+});
+
 const jsonRoute = createRoute({
   method: "get",
   path: "/api/v1/fixtures/{fixtureId}/events/export.json",
@@ -50,10 +58,7 @@ const jsonRoute = createRoute({
       description: "The export",
       headers: {
         ...etagHeader,
-        "Content-Disposition": {
-          description: 'attachment; filename="<fixtureId>-events.json"',
-          schema: { type: "string" },
-        },
+        ...attachmentHeader("json"),
       },
       content: {
         "application/json": {
@@ -89,10 +94,7 @@ const csvRoute = createRoute({
       description: "The export",
       headers: {
         ...etagHeader,
-        "Content-Disposition": {
-          description: 'attachment; filename="<fixtureId>-events.csv"',
-          schema: { type: "string" },
-        },
+        ...attachmentHeader("csv"),
       },
       content: {
         "text/csv": {

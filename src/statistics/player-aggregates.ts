@@ -3,7 +3,8 @@ import type { PlayerInningsLine } from "./player-lines.js";
 
 export type PlayerStatisticsScope = { type: "season" | "competition" | "career"; id: string };
 
-type LineRow = {
+/** A player's stored innings line, with its fixture, competition and season. */
+export type LineRow = {
   participant_id: string;
   fixture_id: string;
   competition_id: string;
@@ -11,7 +12,8 @@ type LineRow = {
   balls_per_over: number;
   line: PlayerInningsLine;
 };
-type FixtureRow = { participant_id: string; fixture_id: string; competition_id: string; season_id: string };
+/** A fixture a player was named in. */
+export type FixtureRow = { participant_id: string; fixture_id: string; competition_id: string; season_id: string };
 
 /** Every scope's aggregate for each player: their career, each competition and each season they played in. */
 export function playerAggregates(
