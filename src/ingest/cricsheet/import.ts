@@ -111,6 +111,9 @@ export async function importCricsheet(
   } finally {
     close();
   }
+  // Matches finish in any order; failures are reported in the order the files were given.
+  const position = new Map(sources.map((source, i) => [source.source, i]));
+  summary.failed.sort((a, b) => (position.get(a.source) ?? 0) - (position.get(b.source) ?? 0));
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
 }
