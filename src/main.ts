@@ -4,6 +4,7 @@ import { InvalidSettings, loadSettings } from "./config.js";
 import { createApp } from "./http/app.js";
 import { apiRoutes } from "./http/routes.js";
 import { loadSamplesIfEmpty } from "./ingest/samples.js";
+import { ReadModelWatch } from "./projections/watch.js";
 import { openRuntime } from "./runtime.js";
 
 /** `npm start`: the API (and, unless PROJECTORS=off, the projectors) on the configured database. */
@@ -21,7 +22,10 @@ async function main() {
   }
   if (settings.runProjectors) runtime.projections.start();
   const cache = openVersionedCache(settings.redisUrl);
-  const app = createApp({ logger, sql: runtime.db.sql, cache }, apiRoutes);
+  const watch = new ReadModelWatch(runtime.db.sql);
+  watch.follow(runtime.projections);
+  await watch.start();
+  const app = createApp({ logger, sql: runtime.db.sql, cache, watch }, apiRoutes);
   const server = serve({ fetch: app.fetch, port: settings.port, hostname: "0.0.0.0" }, (info) =>
     logger.info(
       {
@@ -40,6 +44,7 @@ async function main() {
     stopping = true;
     logger.info({ signal }, "shutting down");
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    watch.close();
     await cache.close();
     await runtime.close();
     process.exit(0);

@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { VersionedCache } from "../cache/versioned-cache.js";
 import type { Sql } from "../db/database.js";
+import type { ReadModelWatch } from "../projections/watch.js";
 import { createRouter, type Router } from "./api.js";
 import { ApiError } from "./errors.js";
 import type { Logger } from "./logging.js";
@@ -20,6 +21,12 @@ export type AppDependencies = {
    * set). Without one, the app keeps an in-process cache of its own.
    */
   cache?: VersionedCache;
+  /**
+   * Tells when the read models last changed, so values read from them are memoised until the
+   * next change (main.ts follows its projection runner with it). Without one, every request
+   * reads them again.
+   */
+  watch?: ReadModelWatch;
   /** Overrides of response-size limits (tests use small ones). */
   limits?: { exportEvents?: number };
 };

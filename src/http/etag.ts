@@ -38,8 +38,11 @@ export function versionedJson<T extends object>(
 }
 
 /** The same for a file body (CSV, JSON exports) with its own headers. */
-export function versionedFile(c: Context, version: number, body: string, headers: Record<string, string>) {
-  const etag = versionedEtag(version, body);
+export const versionedFile = (c: Context, version: number, body: string, headers: Record<string, string>) =>
+  taggedFile(c, versionedEtag(version, body), body, headers);
+
+/** The same with the body's ETag already known (kept beside a cached body, so a hit does not hash it again). */
+export function taggedFile(c: Context, etag: string, body: string, headers: Record<string, string>) {
   if (matchesIfNoneMatch(c.req.header("If-None-Match"), etag)) return c.body(null, 304, headersFor(etag));
   return c.body(body, 200, { ...headers, ...headersFor(etag) });
 }

@@ -50,6 +50,12 @@ export class ProjectionRunner {
     return projector;
   }
 
+  /** Calls `listener` after every batch this runner commits; returns the unsubscribe. */
+  onProgress(listener: () => void): () => void {
+    this.progress.on("progress", listener);
+    return () => this.progress.off("progress", listener);
+  }
+
   /** Starts one live loop per projector; a projector whose code version moved on is rebuilt first, while its old tables keep serving. */
   start(): void {
     const unsubscribe = this.store.onAppend(() => this.wake.emit("wake"));
@@ -103,6 +109,7 @@ export class ProjectionRunner {
       building = step.generation;
       if (step.applied > 0) continue;
       if (building.state === "active" || (await activate(this.sql, projector, building))) {
+        this.progress.emit("progress"); // readers now see the new generation
         return (await findGeneration(this.sql, projector.name, "active")) as Generation;
       }
     }

@@ -5,9 +5,9 @@ import { readThrough, STATISTICS_TTL_SECONDS } from "../cache/versioned-cache.js
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { ApiError, errorEnvelopeSchema, errorResponses, notFound } from "../http/errors.js";
-import { versionedFile, versionedJson } from "../http/etag.js";
+import { taggedFile, versionedEtag, versionedJson } from "../http/etag.js";
 import { EXPORT_EVENT_LIMIT } from "./fixture-event-exports.js";
-import { pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { memoised, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import {
   everyStatistic,
   findStatistic,
@@ -35,7 +35,7 @@ import { etagHeader, fixtureVersionField, ifNoneMatchHeader, notModifiedResponse
  * statistic, so a new accepted change makes the old entry unreachable. Contributor traces
  * (`includeContributors=true`) bypass the cache and are read between two version reads.
  */
-const REPRESENTATION = 1; // bump when the shape of a cached body changes
+const REPRESENTATION = 2; // bump when the shape of a cached body changes
 
 export const statisticsCacheKey = (fixtureId: string, v: StatisticsVersions, part: string) =>
   `cricket:fixture-statistics:r${REPRESENTATION}:${encodeURIComponent(fixtureId)}:${v.version}:${v.sourceRevision}:${part}`;
@@ -156,28 +156,32 @@ function statisticBody(document: FixtureStatisticsDocument, id: string, version:
 
 export function registerFixtureStatistics(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
+  const memo = memoised(deps);
   const cache = deps.cache ?? memoryCache();
   const limit = deps.limits?.exportEvents ?? EXPORT_EVENT_LIMIT;
 
-  /** The document's JSON body through the cache; `body` turns the loaded statistics into what is sent. */
+  /**
+   * The document's JSON body through the cache, kept as `<ETag>\n<body>` so a hit needs no
+   * hashing; `body` turns the loaded statistics into what is sent.
+   */
   async function cached(c: Context, fixture: string, part: string, body: (loaded: Loaded) => object) {
-    const versions = await statisticsVersions(sql(), fixture);
+    const versions = await memo(`statistics-versions:${fixture}`, () => statisticsVersions(sql(), fixture));
     if (!versions) throw notFound("fixture");
     if (versions.sourceRevision === null) throw notDerived();
-    let version = versions.version;
     const { value, outcome } = await readThrough(
       cache,
       statisticsCacheKey(fixture, versions, part),
       STATISTICS_TTL_SECONDS,
       async () => {
         const loaded = await load(fixture);
-        version = loaded.version;
+        const json = JSON.stringify(body(loaded));
         const cacheable = loaded.version === versions.version && loaded.sourceRevision === versions.sourceRevision;
-        return { value: JSON.stringify(body(loaded)), cacheable };
+        return { value: `${versionedEtag(loaded.version, json)}\n${json}`, cacheable };
       },
       deps.logger,
     );
-    return versionedFile(c, version, value, {
+    const split = value.indexOf("\n"); // JSON text never holds a raw newline
+    return taggedFile(c, value.slice(0, split), value.slice(split + 1), {
       "Content-Type": "application/json",
       "X-Cache": outcome.toUpperCase(),
     });

@@ -12,6 +12,12 @@ export const readModels =
     return deps.sql;
   };
 
+/** `compute()`'s value, memoised under `key` until the read models change when the app has a watch. */
+export const memoised =
+  (deps: AppDependencies) =>
+  <T>(key: string, compute: () => Promise<T>): Promise<T> =>
+    deps.watch ? deps.watch.value(key, compute) : compute();
+
 /** A path parameter holding an opaque id. Unknown ids answer 404, never 400. */
 export const pathId = (name: string, description: string, example: string) =>
   z.string().openapi({ param: { name, in: "path" }, description, example });

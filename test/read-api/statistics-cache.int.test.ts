@@ -5,6 +5,7 @@ import { RedisCache } from "../../src/cache/redis.js";
 import { readThrough, type VersionedCache } from "../../src/cache/versioned-cache.js";
 import { ApiError } from "../../src/http/errors.js";
 import { createLogger } from "../../src/http/logging.js";
+import { ReadModelWatch } from "../../src/projections/watch.js";
 import { fixtureVersion } from "../../src/read-api/queries/fixtures.js";
 import { stableTrace } from "../../src/read-api/queries/statistic-trace.js";
 import { testApp } from "../support/app.js";
@@ -122,9 +123,12 @@ function invalidationSpecs(
   adapter: string,
   open: () => VersionedCache,
   keysOf: (cache: VersionedCache, fixtureId: string) => Promise<string[]>,
+  { watched }: { watched: boolean },
 ) {
-  describe(`fixture statistics through the ${adapter} cache`, () => {
+  const how = watched ? ", versions memoised by a watch on the runner" : "";
+  describe(`fixture statistics through the ${adapter} cache${how}`, () => {
     let cache: VersionedCache;
+    let watch: ReadModelWatch | undefined;
     let api: ReturnType<typeof contractClient>;
     const fixture = aFixture().withInnings({ deliveries: 30 }).withInnings({ deliveries: 28 }).withOutcome();
     const path = `/api/v1/fixtures/${fixture.id}/statistics`;
@@ -132,9 +136,18 @@ function invalidationSpecs(
     beforeAll(async () => {
       await r.world.given(fixture);
       cache = open();
-      api = contractClient(testApp(undefined, { sql: r.db.sql, cache }).app);
+      if (watched) {
+        // Only the runner can tell this watch of a change: it never polls within a test.
+        watch = new ReadModelWatch(r.db.sql, { pollMs: 600_000 });
+        watch.follow(r.world.runner);
+        await watch.start();
+      }
+      api = contractClient(testApp(undefined, { sql: r.db.sql, cache, watch }).app);
     });
-    afterAll(() => cache?.close());
+    afterAll(async () => {
+      watch?.close();
+      await cache?.close();
+    });
 
     it("computes a statistic once and then serves it from the cache, per statistic", async () => {
       const first = await api.get(path);
@@ -155,10 +168,12 @@ function invalidationSpecs(
     it("makes the old entry unreachable once a correction is accepted", async () => {
       const before = await api.get(path);
       const [key] = (await keysOf(cache, fixture.id)).filter((k) => k.endsWith(":document"));
-      // What the cache holds is what is served: put a marked body under the current key.
+      // What the cache holds (`<ETag>\n<body>`) is what is served: put a marked body under the current key.
       const marked = JSON.parse(before.text) as Stats;
       (marked.data.innings[0] as { total: { runs: number } }).total.runs = 9999;
-      await cache.set(key as string, JSON.stringify(marked), 60);
+      await cache.set(key as string, `"marked"\n${JSON.stringify(marked)}`, 60);
+      const served = await api.get(path);
+      expect(served.headers.get("ETag")).toBe('"marked"');
       expect(((await api.get(path)).body as Stats).data.innings[0]?.total.runs).toBe(9999);
 
       const dot = fixture.deliveries.find(
@@ -197,17 +212,17 @@ function invalidationSpecs(
   });
 }
 
-invalidationSpecs(
-  "in-process",
-  () => new MemoryCache(),
-  async (cache, fixtureId) => (cache as MemoryCache).keys().filter((k) => k.includes(fixtureId)),
-);
+const memoryKeys = async (cache: VersionedCache, fixtureId: string) =>
+  (cache as MemoryCache).keys().filter((k) => k.includes(fixtureId));
+invalidationSpecs("in-process", () => new MemoryCache(), memoryKeys, { watched: false });
+invalidationSpecs("in-process", () => new MemoryCache(), memoryKeys, { watched: true });
 
 if (REDIS_URL) {
   invalidationSpecs(
     "Redis",
     () => new RedisCache(REDIS_URL),
     async (cache, fixtureId) => (cache as RedisCache).client.keys(`cricket:fixture-statistics:*:${fixtureId}:*`),
+    { watched: true },
   );
 } else {
   describe.skip("fixture statistics through the Redis cache (needs REDIS_URL)", () => {

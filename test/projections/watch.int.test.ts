@@ -1,0 +1,131 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { PostgresEventStore } from "../../src/event-store/postgres.js";
+import { ProjectionRunner } from "../../src/projections/runner.js";
+import { ReadModelWatch } from "../../src/projections/watch.js";
+import { countingProjector } from "../support/counting-projector.js";
+import { backends, type TestDatabase } from "../support/databases.js";
+import { anEvent } from "../support/events.js";
+
+for (const backend of backends()) {
+  describe.skipIf(!backend.available)(`read model watch on ${backend.name}`, () => {
+    let db: TestDatabase;
+    let store: PostgresEventStore;
+    let watch: ReadModelWatch;
+
+    beforeEach(async () => {
+      db = await backend.open();
+      store = new PostgresEventStore(db.sql);
+    });
+    afterEach(async () => {
+      watch.close();
+      await db.close();
+    });
+
+    const total = async () => {
+      const [row] = await db.sql<{ total: string }[]>`select coalesce(sum(total), 0)::text as total from test_count`;
+      return Number(row?.total);
+    };
+    /** The total through the watch, and how many times it was actually read. */
+    const reads = { count: 0 };
+    const watchedTotal = () =>
+      watch.value("total", () => {
+        reads.count++;
+        return total();
+      });
+    const append = (value: number) => store.append("test-1", [anEvent({ data: { value } })], "any");
+
+    it("memoises until its own runner commits a batch, then reads the new value at once", async () => {
+      const runner = new ProjectionRunner(db.sql, store, [countingProjector()]);
+      await append(5);
+      await runner.catchUp();
+      watch = new ReadModelWatch(db.sql, { pollMs: 60_000 }); // only the runner can tell it
+      watch.follow(runner);
+      await watch.start();
+      reads.count = 0;
+
+      expect(await watchedTotal()).toBe(5);
+      expect(await watchedTotal()).toBe(5);
+      expect(reads.count).toBe(1);
+
+      await append(7);
+      await runner.catchUp();
+      expect(await watchedTotal()).toBe(12);
+      expect(reads.count).toBe(2);
+    });
+
+    it("notices batches committed by another process's runner within the poll interval", async () => {
+      const elsewhere = new ProjectionRunner(db.sql, store, [countingProjector()]);
+      await append(1);
+      await elsewhere.catchUp();
+      watch = new ReadModelWatch(db.sql, { pollMs: 20 });
+      await watch.start();
+      expect(await watchedTotal()).toBe(1);
+
+      await append(2);
+      await elsewhere.catchUp();
+      await vi.waitFor(async () => expect(await watchedTotal()).toBe(3), { timeout: 2000, interval: 10 });
+    });
+
+    it("does not keep a value read while a batch committed", async () => {
+      const runner = new ProjectionRunner(db.sql, store, [countingProjector()]);
+      await append(1);
+      await runner.catchUp();
+      watch = new ReadModelWatch(db.sql, { pollMs: 60_000 });
+      watch.follow(runner);
+      await watch.start();
+      reads.count = 0;
+
+      await append(2);
+      const stale = await watch.value("total", async () => {
+        reads.count++;
+        const value = await total(); // read before the batch commits...
+        await runner.catchUp(); // ...which commits before the value is kept
+        return value;
+      });
+      expect(stale).toBe(1);
+      expect(await watchedTotal()).toBe(3);
+      expect(reads.count).toBe(2);
+    });
+
+    it("memoises nothing before it has read the checkpoints, or once they cannot be read", async () => {
+      watch = new ReadModelWatch(db.sql, { pollMs: 20 });
+      reads.count = 0;
+      await watchedTotal().catch(() => 0);
+      await watchedTotal().catch(() => 0);
+      expect(reads.count).toBe(2); // not started: every call reads
+
+      const runner = new ProjectionRunner(db.sql, store, [countingProjector()]);
+      await runner.prepare();
+      await watch.start();
+      await watchedTotal();
+      await watchedTotal();
+      expect(reads.count).toBe(3);
+
+      await db.sql`alter table projector_generations rename to projector_generations_away`;
+      try {
+        await vi.waitFor(
+          async () => {
+            const before = reads.count;
+            await watchedTotal();
+            expect(reads.count).toBe(before + 1);
+          },
+          { timeout: 2000, interval: 30 },
+        );
+        const before = reads.count;
+        await watchedTotal();
+        expect(reads.count).toBe(before + 1); // still untrusted
+      } finally {
+        await db.sql`alter table projector_generations_away rename to projector_generations`;
+      }
+      await vi.waitFor(
+        async () => {
+          await watchedTotal();
+          const before = reads.count;
+          await watchedTotal();
+          expect(reads.count).toBe(before);
+        },
+        { timeout: 2000, interval: 30 },
+      );
+    });
+  });
+}
