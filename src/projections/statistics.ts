@@ -1,8 +1,15 @@
 import type { DeliveryState } from "../../streams/fixture.js";
 import type { Tx } from "../db/database.js";
 import type { RecordedEvent } from "../event-store/port.js";
+import type { PlayerAggregate } from "../statistics/aggregate.js";
 import { fixtureStatistics } from "../statistics/fixture-statistics.js";
 import type { InningsInput } from "../statistics/innings-card.js";
+import {
+  type LeaderboardScope,
+  leaderboardEntries,
+  leaderboardFigures,
+  type Standing,
+} from "../statistics/leaderboards.js";
 import {
   type FixtureRow,
   type LineRow,
@@ -92,7 +99,20 @@ const ddl = `
     figures jsonb not null,
     primary key (scope_type, scope_id, participant_id)
   );
-  create index player_aggregate_by_participant on player_aggregate (participant_id);`;
+  create index player_aggregate_by_participant on player_aggregate (participant_id);
+  -- the first ranks of every leaderboard as published, so a table is read, not ranked, per
+  -- request; figures are json (not jsonb) to keep their key order
+  create table leaderboard_entry (
+    scope_type text not null,
+    scope_id text not null,
+    metric text not null,
+    rank integer not null,
+    participant_id text not null,
+    participant_name text not null,
+    value numeric not null,
+    figures json not null,
+    primary key (scope_type, scope_id, metric, rank)
+  );`;
 
 type Inputs = {
   fixture: {
@@ -110,10 +130,10 @@ type Inputs = {
 
 export const statistics = defineProjector({
   name: "statistics",
-  version: 2,
-  description: "Fixture scorecards, player innings lines and season/competition/career aggregates.",
+  version: 3,
+  description: "Fixture scorecards, player innings lines, season/competition/career aggregates and leaderboard ranks.",
   batchSize: 5000,
-  tables: ["fixture_statistics", "player_aggregate", "player_line", "player_fixture"],
+  tables: ["fixture_statistics", "player_aggregate", "player_line", "player_fixture", "leaderboard_entry"],
   ddl,
   on: {
     ParticipantRegistered: (tx, events) => names(tx, events, "participantId"),
@@ -314,14 +334,90 @@ async function recomputeAggregates(tx: Tx, participantIds: string[], name: (id: 
   const rows = playerAggregates(participantIds, lines, fixtures).map(({ participantId, scope, figures }) =>
     aggregateRow(participantId, scope, figures, name),
   );
-  await tx`delete from player_aggregate where participant_id = any(${participantIds})`;
-  if (rows.length === 0) return;
-  await tx`insert into player_aggregate select * from jsonb_to_recordset(${json(tx, rows)}) as r(
+  const removed = await tx<ScopeKey[]>`
+    delete from player_aggregate where participant_id = any(${participantIds}) returning scope_type, scope_id`;
+  if (rows.length > 0)
+    await tx`insert into player_aggregate select * from jsonb_to_recordset(${json(tx, rows)}) as r(
     scope_type text, scope_id text, participant_id text, participant_name text, matches integer, batting_innings integer,
     runs integer, balls_faced integer, dismissals integer, fours integer, sixes integer, batting_average numeric,
     batting_strike_rate numeric, balls_bowled integer, runs_conceded integer, wickets integer, bowling_average numeric,
     economy numeric, bowling_strike_rate numeric, figures jsonb)`;
+  await rankScopes(tx, [...removed, ...rows]);
 }
+
+type ScopeKey = { scope_type: string; scope_id: string };
+
+/** Ranks every leaderboard of the seasons and competitions whose aggregates changed. */
+async function rankScopes(tx: Tx, changed: readonly ScopeKey[]) {
+  const scopes = [
+    ...new Map(
+      changed
+        .filter((s) => s.scope_type !== "career")
+        .map((s) => [`${s.scope_type}:${s.scope_id}`, { scope_type: s.scope_type, scope_id: s.scope_id }]),
+    ).values(),
+  ];
+  if (scopes.length === 0) return;
+  const standings = await tx<(ScopeKey & StandingRow)[]>`
+    select a.scope_type, a.scope_id, a.participant_id, a.participant_name, a.figures, a.batting_innings, a.runs,
+           a.balls_faced, a.dismissals, a.fours, a.sixes, a.balls_bowled, a.runs_conceded, a.wickets
+    from jsonb_to_recordset(${json(tx, scopes)}) as s(scope_type text, scope_id text)
+    join player_aggregate a on a.scope_type = s.scope_type and a.scope_id = s.scope_id`;
+  const entries = scopes.flatMap((scope) => {
+    const players = new Map(
+      standings
+        .filter((s) => s.scope_type === scope.scope_type && s.scope_id === scope.scope_id)
+        .map((s) => [s.participant_id, s]),
+    );
+    return leaderboardEntries(scope.scope_type as LeaderboardScope, [...players.values()].map(toStanding)).map(
+      ({ metric, rank, participantId }) => {
+        const player = players.get(participantId) as StandingRow;
+        return {
+          ...scope,
+          metric,
+          rank,
+          participant_id: participantId,
+          participant_name: player.participant_name,
+          ...leaderboardFigures(metric, player.figures),
+        };
+      },
+    );
+  });
+  await tx`delete from leaderboard_entry e using jsonb_to_recordset(${json(tx, scopes)}) as s(scope_type text, scope_id text)
+           where e.scope_type = s.scope_type and e.scope_id = s.scope_id`;
+  // A text parameter, not jsonb, so each row's figures keep their key order.
+  if (entries.length > 0)
+    await tx`insert into leaderboard_entry select * from json_to_recordset(${JSON.stringify(entries)}::text::json)
+             as r(scope_type text, scope_id text, metric text, rank integer, participant_id text,
+                  participant_name text, value numeric, figures json)`;
+}
+
+type StandingRow = {
+  participant_id: string;
+  participant_name: string;
+  figures: PlayerAggregate;
+  batting_innings: number;
+  runs: number;
+  balls_faced: number;
+  dismissals: number;
+  fours: number;
+  sixes: number;
+  balls_bowled: number;
+  runs_conceded: number;
+  wickets: number;
+};
+
+const toStanding = (r: StandingRow): Standing => ({
+  participantId: r.participant_id,
+  battingInnings: r.batting_innings,
+  runs: r.runs,
+  ballsFaced: r.balls_faced,
+  dismissals: r.dismissals,
+  fours: r.fours,
+  sixes: r.sixes,
+  ballsBowled: r.balls_bowled,
+  runsConceded: r.runs_conceded,
+  wickets: r.wickets,
+});
 
 function aggregateRow(
   participantId: string,

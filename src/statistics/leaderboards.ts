@@ -1,3 +1,5 @@
+import type { PlayerAggregate } from "./aggregate.js";
+
 /**
  * Leaderboards: which players qualify for a metric in a scope and in what order they rank
  * (DESIGN.md §8). Pure: the same standings always give the same table.
@@ -213,6 +215,74 @@ export function rankStandings<S extends Standing>(
         (a.participantId < b.participantId ? -1 : a.participantId > b.participantId ? 1 : 0),
     );
 }
+
+/** Rows kept of every table: the most a request may ask for. */
+export const LEADERBOARD_DEPTH = 50;
+
+export type LeaderboardEntry = { metric: Metric; rank: number; participantId: string };
+
+/** The first `LEADERBOARD_DEPTH` ranks of every metric's table over one scope's standings. */
+export const leaderboardEntries = (scope: LeaderboardScope, standings: readonly Standing[]): LeaderboardEntry[] =>
+  METRICS.flatMap((metric) =>
+    rankStandings(metric, scope, standings)
+      .slice(0, LEADERBOARD_DEPTH)
+      .map((s, i) => ({ metric, rank: i + 1, participantId: s.participantId })),
+  );
+
+/**
+ * What a leaderboard row publishes of a ranked player: the metric's value (the total, or the
+ * rate as the aggregate rounds it; a ranked player qualifies, so it exists) and the batting or
+ * bowling figures behind it.
+ */
+export const leaderboardFigures = (metric: Metric, aggregate: PlayerAggregate) => ({
+  value: publishedValue[metric](aggregate) as number,
+  figures: LEADERBOARD_METRICS[metric].family === "batting" ? battingFigures(aggregate) : bowlingFigures(aggregate),
+});
+
+/** The published value of a metric: the total, or the rate as the aggregate rounds it. */
+const publishedValue: Record<Metric, (f: PlayerAggregate) => number | null> = {
+  most_runs: (f) => f.batting.runs,
+  most_fours: (f) => f.batting.fours,
+  most_sixes: (f) => f.batting.sixes,
+  highest_batting_average: (f) => f.batting.average,
+  highest_strike_rate: (f) => f.batting.strikeRate,
+  most_wickets: (f) => f.bowling.wickets,
+  best_bowling_average: (f) => f.bowling.average,
+  best_economy_rate: (f) => f.bowling.economy,
+  best_bowling_strike_rate: (f) => f.bowling.strikeRate,
+};
+
+const battingFigures = ({ matches, batting: b }: PlayerAggregate) => ({
+  matches,
+  innings: b.innings,
+  notOuts: b.notOuts,
+  dismissals: b.innings - b.notOuts,
+  runs: b.runs,
+  balls: b.balls,
+  average: b.average,
+  strikeRate: b.strikeRate,
+  highestScore: b.highestScore,
+  fifties: b.fifties,
+  hundreds: b.hundreds,
+  fours: b.fours,
+  sixes: b.sixes,
+});
+
+const bowlingFigures = ({ matches, bowling: b }: PlayerAggregate) => ({
+  matches,
+  innings: b.innings,
+  balls: b.balls,
+  overs: b.overs,
+  maidens: b.maidens,
+  runsConceded: b.runs,
+  wickets: b.wickets,
+  average: b.average,
+  economy: b.economy,
+  strikeRate: b.strikeRate,
+  bestFigures: b.bestFigures,
+  fourWickets: b.fourWickets,
+  fiveWickets: b.fiveWickets,
+});
 
 /** How the table is ordered, in words: the metric's direction, then each tie-break. */
 export const rankingRule = (metric: Metric) => {

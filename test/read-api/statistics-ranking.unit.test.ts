@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { qualificationRule, rankStandings, type Standing } from "../../src/statistics/leaderboards.js";
+import {
+  LEADERBOARD_DEPTH,
+  leaderboardEntries,
+  qualificationRule,
+  rankStandings,
+  type Standing,
+} from "../../src/statistics/leaderboards.js";
 import { rate } from "../../src/statistics/rules.js";
 
 /** The ranking rules behind GET /statistics/leaderboards, on standings built for each rule. */
@@ -72,6 +78,26 @@ describe("leaderboard ranking", () => {
     });
     expect(qualificationRule("best_bowling_strike_rate", "season").minimum).toBe(10);
     expect(qualificationRule("highest_strike_rate", "competition").minimum).toBe(250);
+  });
+});
+
+describe("leaderboard entries kept by the projector", () => {
+  it("keeps the first LEADERBOARD_DEPTH ranks of every metric's table, in rank order", () => {
+    const many = Array.from({ length: LEADERBOARD_DEPTH + 10 }, (_, i) => ({
+      ...batter(`b${String(i).padStart(2, "0")}`, 100 + i, 1 + (i % 3)),
+      fours: i % 2,
+    }));
+    const entries = leaderboardEntries("season", many);
+    const table = (metric: string) => entries.filter((e) => e.metric === metric);
+
+    expect(table("most_runs").map((e) => e.rank)).toEqual(Array.from({ length: LEADERBOARD_DEPTH }, (_, i) => i + 1));
+    expect(table("most_runs").map((e) => e.participantId)).toEqual(
+      ids(rankStandings("most_runs", "season", many)).slice(0, LEADERBOARD_DEPTH),
+    );
+    expect(table("most_runs")[0]?.participantId).toBe(`b${LEADERBOARD_DEPTH + 9}`);
+    // Players without a four are not in that table; no bowling in these standings, no bowling tables.
+    expect(table("most_fours")).toHaveLength(many.filter((s) => s.fours > 0).length);
+    expect(table("most_wickets")).toEqual([]);
   });
 });
 

@@ -1,12 +1,11 @@
 import type { Sql } from "../../db/database.js";
 import type { PlayerAggregate } from "../../statistics/aggregate.js";
-import type { LeaderboardScope, Standing } from "../../statistics/leaderboards.js";
+import type { LeaderboardScope } from "../../statistics/leaderboards.js";
 import type { AggregateScope, ParticipantAggregate } from "../schemas/player-statistics.js";
 
 /**
  * Participant aggregates (`player_aggregate`, one row per player and season, competition or
- * career) with the names of their scopes from the reference data, and the standings a
- * leaderboard ranks.
+ * career) with the names of their scopes from the reference data.
  */
 export type ScopeType = "season" | "competition" | "career";
 export type ScopeFilter = { type?: ScopeType | undefined; id?: string | undefined };
@@ -123,56 +122,4 @@ export async function findLeaderboardScope(
   return row
     ? { type, id, name: row.name, competition: { competitionId: row.competition_id, name: row.competition_name } }
     : undefined;
-}
-
-export type NamedStanding = Standing & { participantName: string };
-
-/** Every player's standing in the scope, for ranking. */
-export async function scopeStandings(sql: Sql, type: LeaderboardScope, id: string): Promise<NamedStanding[]> {
-  const rows = await sql<
-    {
-      participant_id: string;
-      participant_name: string;
-      batting_innings: number;
-      runs: number;
-      balls_faced: number;
-      dismissals: number;
-      fours: number;
-      sixes: number;
-      balls_bowled: number;
-      runs_conceded: number;
-      wickets: number;
-    }[]
-  >`
-    select a.participant_id, coalesce(p.name, a.participant_name) as participant_name, a.batting_innings, a.runs,
-           a.balls_faced, a.dismissals, a.fours, a.sixes, a.balls_bowled, a.runs_conceded, a.wickets
-    from player_aggregate a left join participant p on p.participant_id = a.participant_id
-    where a.scope_type = ${type} and a.scope_id = ${id}`;
-  return rows.map((r) => ({
-    participantId: r.participant_id,
-    participantName: r.participant_name,
-    battingInnings: r.batting_innings,
-    runs: r.runs,
-    ballsFaced: r.balls_faced,
-    dismissals: r.dismissals,
-    fours: r.fours,
-    sixes: r.sixes,
-    ballsBowled: r.balls_bowled,
-    runsConceded: r.runs_conceded,
-    wickets: r.wickets,
-  }));
-}
-
-/** The full figures of some players in the scope. */
-export async function scopeFigures(
-  sql: Sql,
-  type: LeaderboardScope,
-  id: string,
-  participantIds: readonly string[],
-): Promise<Map<string, PlayerAggregate>> {
-  if (participantIds.length === 0) return new Map();
-  const rows = await sql<{ participant_id: string; figures: PlayerAggregate }[]>`
-    select participant_id, figures from player_aggregate
-    where scope_type = ${type} and scope_id = ${id} and participant_id = any(${participantIds as string[]})`;
-  return new Map(rows.map((r) => [r.participant_id, r.figures]));
 }
