@@ -39,7 +39,10 @@ async function measureReads(sql: Sql, backend: string): Promise<Result[]> {
     select fixture_id, season_id from fixture order by start_date limit 1`;
   const logger = createLogger("silent");
   const cached = await listen(createApp({ logger, sql, cache: memoryCache(), watch }, apiRoutes).fetch, "");
-  const cold = await listen(createApp({ logger, sql, cache: memoryCache({ maxEntries: 0 }), watch }, apiRoutes).fetch, "");
+  const cold = await listen(
+    createApp({ logger, sql, cache: memoryCache({ maxEntries: 0 }), watch }, apiRoutes).fetch,
+    "",
+  );
   const statisticsPath = `/api/v1/fixtures/${fixture?.fixture_id}/statistics`;
   const leaderboardPath = `/api/v1/statistics/leaderboards?scope=season&seasonId=${fixture?.season_id}&metric=most_runs`;
   const cases = [
