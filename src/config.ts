@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { z } from "zod";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -28,7 +29,39 @@ const settingsSchema = z.object({
   ]).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   PROJECTORS: z.enum(["on", "off"], { message: "PROJECTORS must be on or off" }).default("on"),
+  // Identity provider (docs/identity.md). Unset AUTH_JWKS_URL means the built-in development issuer.
+  AUTH_JWKS_URL: urlWithScheme("AUTH_JWKS_URL", ["https", "http"]).optional(),
+  AUTH_ISSUER: z.string().trim().optional(),
+  AUTH_AUDIENCE: z.string().trim().default("authenticated"),
+  AUTH_ADMIN_URL: urlWithScheme("AUTH_ADMIN_URL", ["https", "http"]).optional(),
+  AUTH_ADMIN_SECRET: z.string().trim().optional(),
 });
+
+/** Settings whose value never appears in a message, not even an error about them. */
+const SECRET_KEYS = new Set(["AUTH_ADMIN_SECRET"]);
+
+/**
+ * A server-only credential. It prints as `[redacted]` through JSON (pino) and `util.inspect`
+ * (console), so logging the settings cannot leak it; `reveal()` is the one way to read it.
+ */
+export class Secret {
+  readonly #value: string;
+  constructor(value: string) {
+    this.#value = value;
+  }
+  reveal(): string {
+    return this.#value;
+  }
+  toJSON() {
+    return "[redacted]";
+  }
+  toString() {
+    return "[redacted]";
+  }
+  [inspect.custom]() {
+    return "Secret([redacted])";
+  }
+}
 
 export type Settings = {
   port: number;
@@ -39,7 +72,37 @@ export type Settings = {
   logLevel: (typeof LOG_LEVELS)[number];
   /** Whether this API process also runs the projectors (off for API replicas beside a worker). */
   runProjectors: boolean;
+  /** The identity provider's JWKS; unset means the built-in development issuer in `dataDir`. */
+  authJwksUrl: string | undefined;
+  /** The `iss` every accepted token carries (required with `authJwksUrl`). */
+  authIssuer: string | undefined;
+  /** The `aud` every accepted token carries. */
+  authAudience: string;
+  /** The provider's auth API base (e.g. `https://<ref>.supabase.co/auth/v1`) for its admin endpoints. */
+  authAdminUrl: string | undefined;
+  /** The server-only admin credential; without it account deletion is unavailable. */
+  authAdminSecret: Secret | undefined;
 };
+
+/**
+ * Identity settings only make sense together: a JWKS needs the issuer it vouches for, the
+ * admin URL needs its secret, and provider settings without a JWKS would leave the
+ * development issuer trusted while an operator believes the real provider is in charge.
+ */
+function identityProblems(present: Record<string, string>): string[] {
+  const problems: string[] = [];
+  if (present.AUTH_JWKS_URL) {
+    if (!present.AUTH_ISSUER) problems.push("AUTH_ISSUER is required with AUTH_JWKS_URL (the iss claim tokens carry)");
+  } else {
+    for (const key of ["AUTH_ISSUER", "AUTH_AUDIENCE", "AUTH_ADMIN_URL", "AUTH_ADMIN_SECRET"]) {
+      if (present[key])
+        problems.push(`${key} only applies with AUTH_JWKS_URL; without it the built-in development issuer is used`);
+    }
+  }
+  if (Boolean(present.AUTH_ADMIN_URL) !== Boolean(present.AUTH_ADMIN_SECRET))
+    problems.push("AUTH_ADMIN_URL and AUTH_ADMIN_SECRET must be set together");
+  return problems;
+}
 
 export class InvalidSettings extends Error {
   override readonly name = "InvalidSettings";
@@ -58,13 +121,14 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     }),
   );
   const parsed = settingsSchema.safeParse(present);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
+  const problems = [
+    ...(parsed.error?.issues ?? []).map((issue) => {
       const key = String(issue.path[0]);
-      return `${issue.message} (got ${JSON.stringify(present[key])})`;
-    });
-    throw new InvalidSettings(`Invalid settings: ${problems.join("; ")}`);
-  }
+      return SECRET_KEYS.has(key) ? issue.message : `${issue.message} (got ${JSON.stringify(present[key])})`;
+    }),
+    ...identityProblems(present),
+  ];
+  if (!parsed.success || problems.length > 0) throw new InvalidSettings(`Invalid settings: ${problems.join("; ")}`);
   const s = parsed.data;
   return {
     port: s.PORT,
@@ -74,5 +138,10 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     eventStoreUrl: s.EVENTSTORE_URL,
     logLevel: s.LOG_LEVEL,
     runProjectors: s.PROJECTORS === "on",
+    authJwksUrl: s.AUTH_JWKS_URL,
+    authIssuer: s.AUTH_ISSUER,
+    authAudience: s.AUTH_AUDIENCE,
+    authAdminUrl: s.AUTH_ADMIN_URL,
+    authAdminSecret: s.AUTH_ADMIN_SECRET === undefined ? undefined : new Secret(s.AUTH_ADMIN_SECRET),
   };
 }

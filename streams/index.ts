@@ -1,3 +1,4 @@
+import { accountEvents } from "./account.js";
 import { EventCatalogue } from "./catalogue.js";
 import { competitionEvents } from "./competition.js";
 import { fixtureEvents } from "./fixture.js";
@@ -16,4 +17,5 @@ export const catalogue = new EventCatalogue([
   ...venueEvents,
   ...vocabularyEvents,
   ...fixtureEvents,
+  ...accountEvents,
 ]);

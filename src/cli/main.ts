@@ -5,8 +5,10 @@ import { createLogger } from "../http/logging.js";
 import { openApiDocument, toYaml } from "../http/openapi.js";
 import { apiRoutes } from "../http/routes.js";
 import { openRuntime, type Runtime } from "../runtime.js";
+import { adminCommands } from "./admin.js";
 import { importCommands } from "./import.js";
 import { projectionCommands } from "./projections.js";
+import { tokenCommands } from "./token.js";
 
 /**
  * `cricket`: the operator's tool. It works on the same data as the server: on the embedded
@@ -29,6 +31,8 @@ async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T
 
 projectionCommands(program, withRuntime);
 importCommands(program, withRuntime);
+adminCommands(program, withRuntime);
+tokenCommands(program);
 
 program
   .command("openapi")

@@ -1,3 +1,4 @@
+import { accounts } from "./accounts.js";
 import { deliveries } from "./deliveries.js";
 import { fixtures } from "./fixtures.js";
 import type { Projector } from "./projector.js";
@@ -6,4 +7,11 @@ import { statistics } from "./statistics.js";
 import { streamVersions } from "./stream-versions.js";
 
 /** Every projector the service runs, in the order status lists them. */
-export const projectors: readonly Projector[] = [streamVersions, referenceData, fixtures, deliveries, statistics];
+export const projectors: readonly Projector[] = [
+  streamVersions,
+  referenceData,
+  fixtures,
+  deliveries,
+  statistics,
+  accounts,
+];

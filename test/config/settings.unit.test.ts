@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { InvalidSettings, loadSettings } from "../../src/config.js";
 
@@ -11,6 +12,11 @@ describe("runtime settings", () => {
       eventStoreUrl: undefined,
       logLevel: "info",
       runProjectors: true,
+      authJwksUrl: undefined,
+      authIssuer: undefined,
+      authAudience: "authenticated",
+      authAdminUrl: undefined,
+      authAdminSecret: undefined,
     });
   });
 
@@ -44,5 +50,63 @@ describe("runtime settings", () => {
 
   it.each([["0.5"], ["-1"], ["70000"]])("rejects PORT=%s", (port) => {
     expect(() => loadSettings({ PORT: port })).toThrow(/PORT/);
+  });
+
+  describe("identity provider", () => {
+    const provider = {
+      AUTH_JWKS_URL: "https://ref.supabase.co/auth/v1/.well-known/jwks.json",
+      AUTH_ISSUER: "https://ref.supabase.co/auth/v1",
+    };
+
+    it("reads the provider's JWKS, issuer, audience and admin API", () => {
+      const settings = loadSettings({
+        ...provider,
+        AUTH_AUDIENCE: "cricket",
+        AUTH_ADMIN_URL: "https://ref.supabase.co/auth/v1",
+        AUTH_ADMIN_SECRET: "sb_secret_abc",
+      });
+      expect(settings).toMatchObject({
+        authJwksUrl: provider.AUTH_JWKS_URL,
+        authIssuer: provider.AUTH_ISSUER,
+        authAudience: "cricket",
+        authAdminUrl: "https://ref.supabase.co/auth/v1",
+      });
+      expect(settings.authAdminSecret?.reveal()).toBe("sb_secret_abc");
+    });
+
+    it("never prints the admin secret, neither as JSON nor when inspected", () => {
+      const settings = loadSettings({
+        ...provider,
+        AUTH_ADMIN_URL: "https://x.example",
+        AUTH_ADMIN_SECRET: "sb_secret_abc",
+      });
+      expect(JSON.stringify(settings)).not.toContain("sb_secret_abc");
+      expect(inspect(settings)).not.toContain("sb_secret_abc");
+      expect(`${settings.authAdminSecret}`).not.toContain("sb_secret_abc");
+    });
+
+    it.each([
+      [{ AUTH_JWKS_URL: provider.AUTH_JWKS_URL }, /AUTH_ISSUER is required with AUTH_JWKS_URL/],
+      [{ AUTH_ISSUER: provider.AUTH_ISSUER }, /AUTH_ISSUER only applies with AUTH_JWKS_URL/],
+      [{ AUTH_AUDIENCE: "cricket" }, /AUTH_AUDIENCE only applies with AUTH_JWKS_URL/],
+      [
+        { ...provider, AUTH_ADMIN_URL: "https://x.example" },
+        /AUTH_ADMIN_URL and AUTH_ADMIN_SECRET must be set together/,
+      ],
+      [{ ...provider, AUTH_ADMIN_SECRET: "s" }, /AUTH_ADMIN_URL and AUTH_ADMIN_SECRET must be set together/],
+      [
+        { ...provider, AUTH_JWKS_URL: "ftp://x/jwks" },
+        /AUTH_JWKS_URL must be a URL starting with https:\/\/ or http:\/\//,
+      ],
+      [{ ...provider, AUTH_ADMIN_URL: "x.example", AUTH_ADMIN_SECRET: "s" }, /AUTH_ADMIN_URL must be a URL/],
+    ])("refuses %o", (env, message) => {
+      expect(() => loadSettings(env)).toThrow(message);
+    });
+
+    it("names identity problems beside the others, and never echoes the secret", () => {
+      const load = () => loadSettings({ PORT: "eighty", AUTH_ADMIN_SECRET: "sb_secret_abc" });
+      expect(load).toThrow(/PORT must be a whole number.*AUTH_ADMIN_SECRET only applies with AUTH_JWKS_URL/);
+      expect(load).not.toThrow(/sb_secret_abc/);
+    });
   });
 });

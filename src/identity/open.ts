@@ -1,0 +1,41 @@
+import { InvalidSettings, type Settings } from "../config.js";
+import { type DevIssuer, openDevIssuer } from "./dev-issuer.js";
+import { type IdentityProviderAdmin, openProviderAdmin } from "./provider-admin.js";
+import { createTokenVerifier, type TokenVerifier } from "./verifier.js";
+
+export type Identity = {
+  verifier: TokenVerifier;
+  /** The development issuer, present only when it is the trusted one (no AUTH_JWKS_URL). */
+  devIssuer?: DevIssuer;
+  /** The provider's admin API, present only when AUTH_ADMIN_URL and AUTH_ADMIN_SECRET are set. */
+  providerAdmin?: IdentityProviderAdmin;
+};
+
+export type IdentitySettings = Pick<
+  Settings,
+  "dataDir" | "authJwksUrl" | "authIssuer" | "authAudience" | "authAdminUrl" | "authAdminSecret"
+>;
+
+/**
+ * The identity provider the settings name: the real one's JWKS (and admin API) when
+ * AUTH_JWKS_URL is set, otherwise the development issuer kept in DATA_DIR. Never both:
+ * once a real provider is configured, dev tokens are refused.
+ */
+export async function openIdentity(settings: IdentitySettings): Promise<Identity> {
+  if (settings.authJwksUrl) {
+    if (!settings.authIssuer) throw new InvalidSettings("AUTH_ISSUER is required with AUTH_JWKS_URL");
+    const verifier = createTokenVerifier({
+      issuer: settings.authIssuer,
+      audience: settings.authAudience,
+      keys: { jwksUrl: settings.authJwksUrl },
+    });
+    return { verifier, providerAdmin: openProviderAdmin(settings) };
+  }
+  const devIssuer = await openDevIssuer(settings.dataDir);
+  const verifier = createTokenVerifier({
+    issuer: devIssuer.issuer,
+    audience: devIssuer.audience,
+    keys: { jwks: devIssuer.jwks },
+  });
+  return { verifier, devIssuer };
+}
