@@ -3,6 +3,7 @@ import { openVersionedCache } from "./cache/open.js";
 import { InvalidSettings, loadSettings } from "./config.js";
 import { createApp } from "./http/app.js";
 import { apiRoutes } from "./http/routes.js";
+import { openIdentity } from "./identity/open.js";
 import { loadSamplesIfEmpty } from "./ingest/samples.js";
 import { ReadModelWatch } from "./projections/watch.js";
 import { openRuntime } from "./runtime.js";
@@ -25,7 +26,11 @@ async function main() {
   const watch = new ReadModelWatch(runtime.db.sql);
   watch.follow(runtime.projections);
   await watch.start();
-  const app = createApp({ logger, sql: runtime.db.sql, cache, watch }, apiRoutes);
+  const identity = await openIdentity(settings);
+  const app = createApp(
+    { logger, sql: runtime.db.sql, cache, watch, identity, store: runtime.store, projections: runtime.projections },
+    apiRoutes,
+  );
   const server = serve({ fetch: app.fetch, port: settings.port, hostname: "0.0.0.0" }, (info) =>
     logger.info(
       {

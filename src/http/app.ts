@@ -4,6 +4,9 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { VersionedCache } from "../cache/versioned-cache.js";
 import type { Sql } from "../db/database.js";
+import type { EventStore } from "../event-store/port.js";
+import type { Identity } from "../identity/open.js";
+import type { ProjectionRunner } from "../projections/runner.js";
 import type { ReadModelWatch } from "../projections/watch.js";
 import { createRouter, type Router } from "./api.js";
 import { ApiError } from "./errors.js";
@@ -27,6 +30,12 @@ export type AppDependencies = {
    * reads them again.
    */
   watch?: ReadModelWatch;
+  /** The identity provider (token verifier, admin API); the application routes need it. */
+  identity?: Identity;
+  /** The event store commands append to; the application routes need it. */
+  store?: EventStore;
+  /** The projection runner, so a command's answer waits for its read models (read-your-writes). */
+  projections?: ProjectionRunner;
   /** Overrides of response-size limits (tests use small ones). */
   limits?: { exportEvents?: number };
 };
@@ -113,4 +122,4 @@ function toApiError(error: Error): ApiError | undefined {
   return undefined;
 }
 
-const respond = (c: Context, error: ApiError) => c.json(error.toBody(), error.status);
+const respond = (c: Context, error: ApiError) => c.json(error.toBody(), error.status, error.headers());

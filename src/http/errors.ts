@@ -22,12 +22,16 @@ export const ERROR_STATUS = {
   INTERNAL_SERVER_ERROR: 500,
   ACCOUNT_DELETION_UNAVAILABLE: 501,
   UPSTREAM_ERROR: 502,
+  IDENTITY_PROVIDER_UNAVAILABLE: 503,
   RATE_LIMIT_UNAVAILABLE: 503,
   WEATHER_SERVICE_UNAVAILABLE: 503,
   UPSTREAM_TIMEOUT: 504,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** RFC 9110 §11.6.1: a 401 names the scheme the client should authenticate with. */
+const CHALLENGES: Partial<Record<ErrorCode, string>> = { UNAUTHORIZED: "Bearer", API_KEY_UNAUTHORIZED: "ApiKey" };
 
 export type ErrorDetail = { code: string; message: string; field: string; eventIndex?: number };
 
@@ -73,6 +77,20 @@ export class ApiError extends Error {
     readonly status: ContentfulStatusCode = ERROR_STATUS[code],
   ) {
     super(message);
+  }
+
+  /** Extra response headers: the authentication challenge of a 401, unless one was given. */
+  headers(): Record<string, string> {
+    const challenge = this.challenge ?? CHALLENGES[this.code];
+    return challenge ? { "WWW-Authenticate": challenge } : {};
+  }
+
+  private challenge?: string;
+
+  /** Answers with this `WWW-Authenticate` challenge instead of the code's usual one. */
+  withChallenge(challenge: string): this {
+    this.challenge = challenge;
+    return this;
   }
 
   toBody() {

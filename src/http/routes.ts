@@ -1,3 +1,6 @@
+import { registerAccount } from "../account-api/account.js";
+import { registerAdminUsers } from "../account-api/admin-users.js";
+import { registerSubmitterAccess } from "../account-api/submitter-access.js";
 import { registerCompetitions } from "../read-api/competitions.js";
 import { registerCompetitors } from "../read-api/competitors.js";
 import { registerFixtureEventExports } from "../read-api/fixture-event-exports.js";
@@ -33,4 +36,7 @@ export const apiRoutes: readonly RouteRegistration[] = [
   registerFixtureStatisticExports,
   registerParticipantStatistics,
   registerLeaderboards,
+  registerAccount,
+  registerSubmitterAccess,
+  registerAdminUsers,
 ];

@@ -1,0 +1,137 @@
+import type { Context, MiddlewareHandler } from "hono";
+import type { Account } from "../../streams/account-state.js";
+import { type AccountOutcome, ensureAccount } from "../commands/accounts/handlers.js";
+import type { EventStore } from "../event-store/port.js";
+import type { Identity } from "../identity/open.js";
+import { InvalidToken, type VerifiedIdentity } from "../identity/verifier.js";
+import type { ProjectionRunner } from "../projections/runner.js";
+import type { Router } from "./api.js";
+import type { AppDependencies } from "./app.js";
+import { ApiError } from "./errors.js";
+
+/**
+ * The Application access class: a bearer token from the identity provider, verified, then
+ * the caller's local account (created as a viewer on first sight). Authorisation uses only
+ * what the account stream holds; nothing in the token or the request sets a role or scope.
+ */
+export type Caller = { account: Account; identity: VerifiedIdentity };
+
+/** What the application routes need beyond the read models. */
+export type ApplicationDependencies = {
+  identity: Identity;
+  store: EventStore;
+  /** Read-your-writes: answers wait until the `accounts` read model has the command's events. */
+  projections?: ProjectionRunner;
+};
+
+export function application(deps: AppDependencies): ApplicationDependencies {
+  if (!deps.identity || !deps.store) throw new Error("this app was created without identity or an event store");
+  return { identity: deps.identity, store: deps.store, projections: deps.projections };
+}
+
+/** `Authorization: Bearer <token>`: the token, undefined when absent; any other form is malformed. */
+function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  if (!match) throw new ApiError("UNAUTHORIZED", "The Authorization header must be `Bearer <token>`");
+  return match[1];
+}
+
+const MESSAGES: Partial<Record<InvalidToken["reason"], string>> = {
+  missing: "A bearer token is required",
+  expired: "The bearer token has expired",
+};
+
+type Requirement = {
+  /** Only an administrator passes (403 otherwise). */
+  admin?: boolean;
+  /** A disabled account passes too: a deletion interrupted after disabling it may be repeated. */
+  allowDisabled?: boolean;
+};
+
+/**
+ * Middleware of an application route: verifies the bearer token (401 for any problem with
+ * it), loads or creates the caller's account, refuses a disabled account (403) and, where
+ * asked, a non-admin (403). It runs before the request is validated, so nobody learns
+ * anything about a route's input without credentials. Handlers read `callerOf(c)`.
+ */
+export const requireCaller =
+  (deps: AppDependencies, requirement: Requirement = {}): MiddlewareHandler =>
+  async (c, next) => {
+    const app = application(deps);
+    let identity: VerifiedIdentity;
+    try {
+      identity = await app.identity.verifier.verify(bearerToken(c.req.header("Authorization")));
+    } catch (error) {
+      if (!(error instanceof InvalidToken)) throw error;
+      deps.logger.info({ requestId: c.get("requestId"), reason: error.reason }, "bearer token refused");
+      throw new ApiError("UNAUTHORIZED", MESSAGES[error.reason] ?? "The bearer token is not valid");
+    }
+    if (identity.subject.length > MAX_SUBJECT_LENGTH || identity.subject.trim() === "") {
+      // A subject no account can hold (AccountCreated): refused like any other unusable token, not a 500.
+      deps.logger.info({ requestId: c.get("requestId"), reason: "invalid_claims" }, "bearer token refused");
+      throw new ApiError("UNAUTHORIZED", "The bearer token is not valid");
+    }
+    const outcome = await ensureAccount(
+      app.store,
+      { subject: identity.subject, displayName: displayNameOf(identity) },
+      commandContext(c),
+    );
+    await settled(app, outcome);
+    const { account } = outcome;
+    if (account.disabled && !requirement.allowDisabled) throw new ApiError("FORBIDDEN", "This account is disabled");
+    if (requirement.admin && (account.role !== "admin" || account.disabled))
+      throw new ApiError("FORBIDDEN", "Only an administrator may do this");
+    c.set(CALLER as never, { account, identity } satisfies Caller as never);
+    await next();
+  };
+
+const CALLER = "caller";
+
+/** The limits of AccountCreated's `subject` and `displayName` (streams/account.ts, streams/shared.ts). */
+const MAX_SUBJECT_LENGTH = 255;
+const MAX_DISPLAY_NAME_LENGTH = 200;
+
+/**
+ * The account's display name: the provider's (user-editable in Supabase, so of any length),
+ * else the subject; trimmed and cut on a code point to what an account holds.
+ */
+function displayNameOf(identity: VerifiedIdentity): string {
+  const name = (identity.displayName ?? identity.subject).trim();
+  if (name.length <= MAX_DISPLAY_NAME_LENGTH) return name;
+  let cut = "";
+  for (const character of name) {
+    if (cut.length + character.length > MAX_DISPLAY_NAME_LENGTH) break;
+    cut += character;
+  }
+  return cut.trimEnd();
+}
+
+/** The caller `requireCaller` verified for this request. */
+export function callerOf(c: Context): Caller {
+  const caller = c.get(CALLER as never) as Caller | undefined;
+  if (!caller) throw new Error(`no caller: ${c.req.path} is not behind requireCaller`);
+  return caller;
+}
+
+/** The OpenAPI security requirement of an application operation. */
+export const bearerSecurity = [{ bearerAuth: [] }];
+
+/** Declares the bearer scheme `bearerSecurity` refers to. */
+export function registerBearerScheme(app: Router) {
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description:
+      "An access token of the identity provider (`cricket token` prints one from the development issuer of the embedded default).",
+  });
+}
+
+/** Event metadata of a command taken in this request (the handlers set the actor). */
+export const commandContext = (c: Context) => ({ requestId: c.get("requestId") as string, now: new Date() });
+
+/** Waits (bounded) until the `accounts` read model has applied what a command appended. */
+export async function settled(app: ApplicationDependencies, outcome: AccountOutcome): Promise<void> {
+  if (outcome.events.length > 0 && app.projections) await app.projections.waitFor(["accounts"], outcome.position);
+}
