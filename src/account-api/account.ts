@@ -119,11 +119,13 @@ export function registerAccount(app: Router, deps: AppDependencies) {
       );
 
     const accountId = caller.account.accountId;
-    await requestDeletion(services.store, accountId, commandContext(c));
+    const disabled = await requestDeletion(services.store, accountId, commandContext(c));
     try {
       await provider.deleteUser(caller.identity.subject);
     } catch (error) {
       if (!(error instanceof ProviderUnavailable)) throw error;
+      // Read-your-writes for the answer that leaves the account disabled (the list drops it at once).
+      await settled(services, disabled);
       deps.logger.warn(
         { accountId, reason: error.reason, status: error.status },
         "identity provider did not delete the user",

@@ -119,6 +119,10 @@ function toApiError(error: Error): ApiError | undefined {
   if (error instanceof HTTPException && error.status === 400 && /JSON/i.test(error.message)) {
     return new ApiError("INVALID_JSON", "The request body is not valid JSON");
   }
+  // The JSON body validator refuses another media type with a bare 415.
+  if (error instanceof HTTPException && error.status === 415) {
+    return new ApiError("INVALID_JSON", "The request body must be JSON, sent as Content-Type: application/json");
+  }
   return undefined;
 }
 

@@ -8,6 +8,7 @@ import type { ProjectionRunner } from "../projections/runner.js";
 import type { Router } from "./api.js";
 import type { AppDependencies } from "./app.js";
 import { ApiError } from "./errors.js";
+import type { Logger } from "./logging.js";
 
 /**
  * The Application access class: a bearer token from the identity provider, verified, then
@@ -18,6 +19,7 @@ export type Caller = { account: Account; identity: VerifiedIdentity };
 
 /** What the application routes need beyond the read models. */
 export type ApplicationDependencies = {
+  logger: Logger;
   identity: Identity;
   store: EventStore;
   /** Read-your-writes: answers wait until the `accounts` read model has the command's events. */
@@ -26,7 +28,7 @@ export type ApplicationDependencies = {
 
 export function application(deps: AppDependencies): ApplicationDependencies {
   if (!deps.identity || !deps.store) throw new Error("this app was created without identity or an event store");
-  return { identity: deps.identity, store: deps.store, projections: deps.projections };
+  return { logger: deps.logger, identity: deps.identity, store: deps.store, projections: deps.projections };
 }
 
 /** `Authorization: Bearer <token>`: the token, undefined when absent; any other form is malformed. */
@@ -133,5 +135,8 @@ export const commandContext = (c: Context) => ({ requestId: c.get("requestId") a
 
 /** Waits (bounded) until the `accounts` read model has applied what a command appended. */
 export async function settled(app: ApplicationDependencies, outcome: AccountOutcome): Promise<void> {
-  if (outcome.events.length > 0 && app.projections) await app.projections.waitFor(["accounts"], outcome.position);
+  if (outcome.events.length === 0 || !app.projections) return;
+  // The command stands either way; a late read model only delays what the next read shows.
+  if (!(await app.projections.waitFor(["accounts"], outcome.position)))
+    app.logger.warn({ position: String(outcome.position.commit) }, "accounts read model did not catch up in time");
 }

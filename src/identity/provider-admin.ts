@@ -126,7 +126,10 @@ export function supabaseAdmin(options: SupabaseAdminOptions): IdentityProviderAd
         should_soft_delete: false,
       });
       if (response.ok) {
-        await response.body?.cancel();
+        // GoTrue answers `{}` (older versions the user): anything else, say a proxy's HTML
+        // page, is no proof the user is gone, and the account must not be tombstoned on it.
+        if (!z.looseObject({}).safeParse(await json(response)).success)
+          throw new ProviderUnavailable("unexpected_response", response.status);
         return;
       }
       if (response.status === 404 && goTrueErrorSchema.safeParse(await json(response)).success) return;

@@ -75,7 +75,8 @@ describe("Supabase admin adapter", () => {
   ] as const)("reports a provider answering %s as unavailable (%s)", async (mode, reason) => {
     provider.failures.admin = mode;
     expect((await failure(admin().listUsers())).reason).toBe(reason);
-    if (mode === "status_500") expect((await failure(admin().deleteUser(provider.addUser()))).reason).toBe(reason);
+    // A 2xx that is not JSON is no proof of deletion; any JSON object is what GoTrue answers.
+    if (mode !== "wrong_shape") expect((await failure(admin().deleteUser(provider.addUser()))).reason).toBe(reason);
   });
 
   it("gives up on a silent provider after its timeout", async () => {

@@ -1,0 +1,196 @@
+import { randomUUID } from "node:crypto";
+import { expect } from "vitest";
+import { bootstrapAdmin, requestDeletion } from "../../src/commands/accounts/handlers.js";
+import { Secret } from "../../src/config.js";
+import type { Router } from "../../src/http/api.js";
+import { supabaseAdmin } from "../../src/identity/provider-admin.js";
+import { createTokenVerifier } from "../../src/identity/verifier.js";
+import { accountIdForSubject, accountStream } from "../../streams/account.js";
+import { testApp } from "./app.js";
+import { type ApiResponse, contractClient } from "./contract.js";
+import { aCompetition, type CompetitionBuilder } from "./cricket-builders.js";
+import { CricketWorld } from "./cricket-world.js";
+import { openTestDatabase, type TestDatabase } from "./databases.js";
+import { type IdentityProvider, startIdentityProvider } from "./identity-provider.js";
+
+/** The spec's Current user, as GET /auth/me and the admin decisions answer with it. */
+export type ApiUser = {
+  id: string;
+  subject: string;
+  displayName: string;
+  role: "viewer" | "submitter" | "admin";
+  approvalState: "pending" | "approved" | "rejected" | null;
+  requestedCompetition: { competitionId: string; name: string | null } | null;
+  competitionIds: string[];
+};
+
+/** Someone signed in at the local identity provider: their account id, subject and a bearer token. */
+export type Person = { id: string; subject: string; token: string; email: string | null };
+
+type Body = unknown;
+type CallOptions = { token?: string | undefined; headers?: Record<string, string>; body?: Body };
+
+/** A contract-checked client of one app, with bearer tokens and JSON bodies for every method. */
+export function bearerClient(app: Router) {
+  const api = contractClient(app);
+  const call = (method: string, path: string, { token, headers = {}, body }: CallOptions = {}) =>
+    api.request(path, {
+      method,
+      headers: {
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+    });
+  return {
+    document: api.document,
+    call,
+    get: (path: string, options?: CallOptions) => call("GET", path, options),
+    post: (path: string, body?: Body, options?: CallOptions) => call("POST", path, { ...options, body }),
+    patch: (path: string, body?: Body, options?: CallOptions) => call("PATCH", path, { ...options, body }),
+    delete: (path: string, body?: Body, options?: CallOptions) => call("DELETE", path, { ...options, body }),
+  };
+}
+export type BearerClient = ReturnType<typeof bearerClient>;
+
+/**
+ * The application routes over a real database: the real app with a token verifier reading
+ * the local identity provider's JWKS and the Supabase admin adapter calling its admin API
+ * (`api`), the same app without the admin adapter (`withoutProviderAdmin`), the event store
+ * the commands append to and a running projection runner for read-your-writes.
+ */
+export type AccountApi = Awaited<ReturnType<typeof openAccountApi>>;
+
+export async function openAccountApi({ adminTimeoutMs = 500 } = {}) {
+  const [db, provider]: [TestDatabase, IdentityProvider] = await Promise.all([
+    openTestDatabase(),
+    startIdentityProvider(),
+  ]);
+  await provider.addKey("ES256");
+  const world = new CricketWorld(db.sql);
+  await world.catchUp(); // every read model exists before the first request
+  world.runner.start();
+
+  const verifier = createTokenVerifier({
+    issuer: provider.issuer,
+    audience: "authenticated",
+    keys: { jwksUrl: provider.jwksUrl },
+  });
+  const providerAdmin = supabaseAdmin({
+    url: provider.authUrl,
+    secret: new Secret(provider.secret),
+    timeoutMs: adminTimeoutMs,
+  });
+  const appWith = (admin: boolean) =>
+    testApp(undefined, {
+      sql: db.sql,
+      store: world.store,
+      projections: world.runner,
+      identity: admin ? { verifier, providerAdmin } : { verifier },
+    });
+  const main = appWith(true);
+  const api = bearerClient(main.app);
+  const withoutProviderAdmin = bearerClient(appWith(false).app);
+
+  const tokenFor = (subject: string, claims: Record<string, unknown> = {}, signedInSecondsAgo = 0) =>
+    provider.accessToken({ sub: subject, ...claims }, { signedInSecondsAgo });
+
+  /** A user known to the provider (with `email`), signed in through GET /auth/me. */
+  async function signIn({
+    email = `${randomUUID().slice(0, 8)}@example.com` as string | null,
+    name = "Jo Bloggs",
+  }: {
+    email?: string | null;
+    name?: string;
+  } = {}): Promise<Person> {
+    const subject = provider.addUser(email);
+    const token = await tokenFor(subject, { email: email ?? "", user_metadata: { name } });
+    const res = await api.get("/api/v1/auth/me", { token });
+    expect(res.status, res.text).toBe(200);
+    const user = (res.body as { user: ApiUser }).user;
+    expect(user.id).toBe(accountIdForSubject(subject));
+    return { id: user.id, subject, token, email };
+  }
+
+  /** An administrator, bootstrapped as `cricket admin promote` does (there is no HTTP way to one). */
+  async function anAdmin(): Promise<Person> {
+    const person = await signIn();
+    await bootstrapAdmin(world.store, person.subject, { now: new Date() });
+    await world.catchUp();
+    return person;
+  }
+
+  /** A competition registered through the reference events. */
+  async function aRegisteredCompetition(name = `Competition ${randomUUID().slice(0, 6)}`): Promise<CompetitionBuilder> {
+    const competition = aCompetition({ name });
+    await world.given(competition);
+    return competition;
+  }
+
+  /** A submitter of `competitionId`, through request and approval over HTTP. */
+  async function aSubmitter(admin: Person, competitionId: string): Promise<Person> {
+    const person = await signIn();
+    const requested = await api.post("/api/v1/submitter-access-requests", { competitionId }, { token: person.token });
+    expect(requested.status, requested.text).toBe(200);
+    const approved = await api.patch(
+      `/api/v1/admin/users/${person.id}/submitter-access`,
+      { approved: true },
+      { token: admin.token },
+    );
+    expect(approved.status, approved.text).toBe(200);
+    return person;
+  }
+
+  /** A disabled account: deletion requested (the first step of DELETE /account), the provider step not done. */
+  async function aDisabledAccount(): Promise<Person> {
+    const person = await signIn();
+    await requestDeletion(world.store, person.id, { now: new Date() });
+    await world.catchUp();
+    return person;
+  }
+
+  /** GET /auth/me as `person`: the user, asserting 200. */
+  async function me(person: Pick<Person, "token">): Promise<ApiUser> {
+    const res = await api.get("/api/v1/auth/me", { token: person.token });
+    expect(res.status, res.text).toBe(200);
+    return (res.body as { user: ApiUser }).user;
+  }
+
+  /** The account stream's event types: what was decided, in order. */
+  const history = async (accountId: string) =>
+    (await world.store.readStream(accountStream(accountId))).map((e) => e.type);
+
+  return {
+    db,
+    world,
+    provider,
+    api,
+    withoutProviderAdmin,
+    logs: main.logs,
+    tokenFor,
+    signIn,
+    anAdmin,
+    aRegisteredCompetition,
+    aSubmitter,
+    aDisabledAccount,
+    me,
+    history,
+    async close() {
+      await world.runner.stop();
+      await Promise.all([db.close(), provider.close()]);
+    },
+  };
+}
+
+/** Asserts an error answer: status and code. */
+export function expectError(res: ApiResponse, status: number, code: string) {
+  expect(res.status, res.text).toBe(status);
+  expect((res.body as { error: { code: string } }).error.code).toBe(code);
+}
+
+/** Asserts a 401 UNAUTHORIZED with the Bearer challenge. */
+export function expectUnauthorized(res: ApiResponse) {
+  expectError(res, 401, "UNAUTHORIZED");
+  expect(res.headers.get("www-authenticate")).toMatch(/^Bearer\b/);
+}
