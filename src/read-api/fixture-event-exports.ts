@@ -9,7 +9,7 @@ import { pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { deliveryRows, type EventFilters, toEvents } from "./queries/events.js";
 import { fixtureVersion } from "./queries/fixtures.js";
 import { eventSchema } from "./schemas/event.js";
-import { etagHeader, fixtureVersionField, ifNoneMatchHeader, notModifiedResponse } from "./versioned.js";
+import { etagHeader, fixtureVersionField, ifNoneMatchParameter, notModifiedResponse } from "./versioned.js";
 
 /**
  * Exports hold every matching event in one response, up to 5,000: the implementation limit
@@ -21,7 +21,6 @@ export const EXPORT_EVENT_LIMIT = 5000;
 const request = {
   params: z.object({ fixtureId: pathId("fixtureId", "Fixture id.", "1426312") }),
   query: z.strictObject(eventFilters),
-  headers: ifNoneMatchHeader,
 };
 
 const tooLarge = {
@@ -52,6 +51,7 @@ const jsonRoute = createRoute({
   summary: "Every matching event as JSON",
   description: `${common} Each event has the events list's fields. Filename \`<fixtureId>-events.json\`.`,
   ...implemented,
+  parameters: [ifNoneMatchParameter],
   request,
   responses: {
     200: {
@@ -88,6 +88,7 @@ const csvRoute = createRoute({
   summary: "Every matching event as CSV",
   description: `${common} The columns are the CSV upload's, in its order (${CSV_COLUMNS.join(", ")}), so the file can be uploaded again unchanged: \`schemaVersion\` 1.0, empty cells for absent values, \`wickets\` a JSON array in its cell (empty when none). RFC 4180, UTF-8, CRLF line ends. Filename \`<fixtureId>-events.csv\`.`,
   ...implemented,
+  parameters: [ifNoneMatchParameter],
   request,
   responses: {
     200: {

@@ -9,7 +9,7 @@ import { pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findEvent, listEvents } from "./queries/events.js";
 import { fixtureVersion } from "./queries/fixtures.js";
 import { eventSchema } from "./schemas/event.js";
-import { etagHeader, fixtureVersionField, ifNoneMatchHeader, notModifiedResponse } from "./versioned.js";
+import { etagHeader, fixtureVersionField, ifNoneMatchParameter, notModifiedResponse } from "./versioned.js";
 
 const eventKey = z.tuple([z.number().int().min(0), z.number().int().min(0), z.uuid()]);
 const fixtureId = pathId("fixtureId", "Fixture id.", "1426312");
@@ -22,10 +22,10 @@ const listRoute = createRoute({
   summary: "Accepted delivery events in occurrence order",
   description: `The current revision of each delivery, in occurrence order (innings ordinal, then sequence number); the order is fixed, there is no \`sort\`. Filters combine with AND; an innings or competitor the fixture does not have matches nothing. ${UNKNOWN_PARAMETERS}`,
   ...implemented,
+  parameters: [ifNoneMatchParameter],
   request: {
     params: z.object({ fixtureId }),
     query: z.strictObject({ ...eventFilters, limit: limitParam, cursor: cursorParam }),
-    headers: ifNoneMatchHeader,
   },
   responses: {
     200: {
@@ -56,12 +56,12 @@ const detailRoute = createRoute({
   summary: "One current accepted event",
   description: "The current revision of one delivery of the fixture. An id that is not a UUID is simply not found.",
   ...implemented,
+  parameters: [ifNoneMatchParameter],
   request: {
     params: z.object({
       fixtureId,
       eventId: pathId("eventId", "The delivery's event id (UUID).", "0b3f9a52-8c1e-4e59-a8e5-1f0c2d9b7a41"),
     }),
-    headers: ifNoneMatchHeader,
   },
   responses: {
     200: {

@@ -11,7 +11,7 @@ import { findStatistic, loadFixtureStatistics } from "./queries/fixture-statisti
 import { fixtureVersion } from "./queries/fixtures.js";
 import { stableTrace, traceOf } from "./queries/statistic-trace.js";
 import { eventSchema } from "./schemas/event.js";
-import { etagHeader, fixtureVersionField, ifNoneMatchHeader, notModifiedResponse } from "./versioned.js";
+import { etagHeader, fixtureVersionField, ifNoneMatchParameter, notModifiedResponse } from "./versioned.js";
 
 /**
  * The contributing accepted events of one fixture statistic, as JSON or CSV files. The trace
@@ -28,7 +28,6 @@ const request = {
     ),
   }),
   query: z.strictObject({}),
-  headers: ifNoneMatchHeader,
 };
 
 const failures = {
@@ -64,6 +63,7 @@ const jsonRoute = createRoute({
   summary: "Contributing events of a statistic as JSON",
   description: `${common} Each event has the events list's fields.`,
   ...implemented,
+  parameters: [ifNoneMatchParameter],
   request,
   responses: {
     200: {
@@ -98,6 +98,7 @@ const csvRoute = createRoute({
   summary: "Contributing events of a statistic as CSV",
   description: `${common} The columns are the CSV upload's, in its order (${CSV_COLUMNS.join(", ")}), as in the fixture's events export.`,
   ...implemented,
+  parameters: [ifNoneMatchParameter],
   request,
   responses: {
     200: {

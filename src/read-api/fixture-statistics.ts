@@ -27,7 +27,7 @@ import {
   inningsContextSchema,
 } from "./schemas/fixture-statistics.js";
 import { nullableRef } from "./schemas/reference.js";
-import { etagHeader, fixtureVersionField, ifNoneMatchHeader, notModifiedResponse } from "./versioned.js";
+import { etagHeader, fixtureVersionField, ifNoneMatchParameter, notModifiedResponse } from "./versioned.js";
 
 /**
  * Fixture statistics, served through the versioned cache: a representation is cached for 60
@@ -84,10 +84,10 @@ const documentRoute = createRoute({
   summary: "Derived fixture statistics and completeness state",
   description: `Every statistic of the fixture: per innings (super overs included and flagged) the batting card, bowling card, extras, total with wickets, overs, run rate and target, fall of wickets, partnerships and runs and wickets per over; the result; and whether the data is complete. Every statistic has a stable \`statisticId\`. ${common}`,
   ...implemented,
+  parameters: [ifNoneMatchParameter],
   request: {
     params: z.object({ fixtureId }),
     query: z.strictObject({ includeContributors: includeContributorsParam }),
-    headers: ifNoneMatchHeader,
   },
   responses: {
     200: {
@@ -116,10 +116,10 @@ const statisticRoute = createRoute({
   summary: "One fixture statistic",
   description: `One statistic of the fixture, exactly as it appears in the whole document, with the innings it belongs to (null for \`result\` and \`completeness\`). An id the fixture does not have (an innings it does not have, a player who did not bat or bowl in it) is 404. ${common}`,
   ...implemented,
+  parameters: [ifNoneMatchParameter],
   request: {
     params: z.object({ fixtureId, statisticId }),
     query: z.strictObject({ includeContributors: includeContributorsParam }),
-    headers: ifNoneMatchHeader,
   },
   responses: {
     200: {

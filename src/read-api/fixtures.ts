@@ -7,7 +7,7 @@ import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sor
 import { idFilter, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findFixture, listFixtures } from "./queries/fixtures.js";
 import { fixtureDetailSchema, fixtureSchema } from "./schemas/fixture.js";
-import { etagHeader, ifNoneMatchHeader, notModifiedResponse } from "./versioned.js";
+import { etagHeader, ifNoneMatchParameter, notModifiedResponse } from "./versioned.js";
 
 const fixtureKey = z.tuple([z.iso.date(), z.string()]);
 const date = (description: string, example: string) => z.iso.date().optional().openapi({ description, example });
@@ -58,9 +58,9 @@ const detailRoute = createRoute({
   summary: "One fixture",
   description: "The fixture with its squads. Carries the fixture's version in `data.version` and as an ETag.",
   ...implemented,
+  parameters: [ifNoneMatchParameter],
   request: {
     params: z.object({ fixtureId: pathId("fixtureId", "Fixture id.", "1426312") }),
-    headers: ifNoneMatchHeader,
   },
   responses: {
     200: {

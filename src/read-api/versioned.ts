@@ -9,13 +9,19 @@ export const etagHeader = {
   },
 };
 
-/** Documents If-None-Match; handlers read it from the request (header names are case-insensitive). */
-export const ifNoneMatchHeader = z.object({
-  "If-None-Match": z.string().optional().openapi({
-    description: "ETag(s) of a representation the client holds; 304 Not Modified while it is current.",
-    example: '"412-3q2-7wEJ6LvE4M9r"',
-  }),
-});
+/**
+ * Documents If-None-Match as a plain OpenAPI parameter, not a validated request part:
+ * validating headers makes the Node adapter build a full web Request (every header copied),
+ * which cost a cached read about a tenth of its throughput. `versionedJson` and `taggedFile`
+ * read the header themselves.
+ */
+export const ifNoneMatchParameter = {
+  in: "header" as const,
+  name: "If-None-Match",
+  required: false,
+  description: "ETag(s) of a representation the client holds; 304 Not Modified while it is current.",
+  schema: { type: "string" as const, example: '"412-3q2-7wEJ6LvE4M9r"' },
+};
 
 export const notModifiedResponse = {
   304: {
