@@ -4,7 +4,9 @@ import type { LeaderboardScope, Metric } from "../../statistics/leaderboards.js"
 /**
  * The first `limit` rows of the table as the statistics projector ranked and shaped them
  * (`leaderboard_entry`, see `leaderboardEntries`), as the JSON text of the `data` array:
- * built by the database, so a read neither parses nor re-serialises the figures.
+ * built by the database, so a read neither parses nor re-serialises the figures. One table,
+ * no join: planning is most of what this query costs. The name is the participant's
+ * registered one, which the projector keeps (other spellings never replace it).
  */
 export async function leaderboardRowsJson(
   sql: Sql,
@@ -16,9 +18,9 @@ export async function leaderboardRowsJson(
   const [row] = await sql<{ data: string }[]>`
     select coalesce(json_agg(json_build_object(
              'rank', e.rank, 'participantId', e.participant_id,
-             'participantName', coalesce(p.name, e.participant_name), 'value', e.value, 'figures', e.figures
+             'participantName', e.participant_name, 'value', e.value, 'figures', e.figures
            ) order by e.rank), '[]')::text as data
-    from leaderboard_entry e left join participant p on p.participant_id = e.participant_id
+    from leaderboard_entry e
     where e.scope_type = ${scope} and e.scope_id = ${scopeId} and e.metric = ${metric} and e.rank <= ${limit}`;
   return row?.data ?? "[]";
 }
