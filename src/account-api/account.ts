@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { finaliseDeletion, requestDeletion } from "../commands/accounts/handlers.js";
+import { deleteAccount } from "../commands/accounts/delete-account.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import {
@@ -12,7 +12,6 @@ import {
   settled,
 } from "../http/authentication.js";
 import { ApiError, errorResponses } from "../http/errors.js";
-import { ProviderUnavailable } from "../identity/provider-admin.js";
 import { signedInWithin } from "../identity/verifier.js";
 import { readModels } from "../read-api/params.js";
 import { userOf, userSchema } from "./schemas.js";
@@ -57,6 +56,7 @@ const deleteRoute = createRoute({
             .strictObject({
               confirmation: z
                 .string()
+                .refine((value) => value === "DELETE", { message: "Must be exactly DELETE" })
                 .openapi({ description: "Exactly `DELETE`; anything else is 422.", example: "DELETE" }),
             })
             .openapi("AccountDeletionRequest"),
@@ -100,13 +100,6 @@ export function registerAccount(app: Router, deps: AppDependencies) {
   app.openapi(deleteRoute, async (c) => {
     const services = application(deps);
     const caller = callerOf(c);
-    if (c.req.valid("json").confirmation !== "DELETE")
-      throw new ApiError(
-        "VALIDATION_FAILED",
-        "The request body is invalid",
-        [{ code: "INVALID_FIELD", message: "Must be exactly DELETE", field: "confirmation" }],
-        422,
-      );
     const provider = services.identity.providerAdmin;
     if (!provider)
       throw new ApiError("ACCOUNT_DELETION_UNAVAILABLE", "Account deletion is not configured on this server");
@@ -119,23 +112,22 @@ export function registerAccount(app: Router, deps: AppDependencies) {
       );
 
     const accountId = caller.account.accountId;
-    const disabled = await requestDeletion(services.store, accountId, commandContext(c));
-    try {
-      await provider.deleteUser(caller.identity.subject);
-    } catch (error) {
-      if (!(error instanceof ProviderUnavailable)) throw error;
-      // Read-your-writes for the answer that leaves the account disabled (the list drops it at once).
-      await settled(services, disabled);
-      deps.logger.warn(
-        { accountId, reason: error.reason, status: error.status },
-        "identity provider did not delete the user",
-      );
+    const result = await deleteAccount(
+      services.store,
+      provider,
+      { accountId, subject: caller.identity.subject },
+      commandContext(c),
+    );
+    // Read-your-writes also when the account is only disabled: the admin list drops it at once.
+    await settled(services, result.outcome);
+    if (!result.deleted) {
+      const { reason, status } = result.failure;
+      deps.logger.warn({ accountId, reason, status }, "identity provider did not delete the user");
       throw new ApiError(
         "IDENTITY_PROVIDER_UNAVAILABLE",
         "The identity provider could not delete the user; the account is disabled, repeat the request",
       );
     }
-    await settled(services, await finaliseDeletion(services.store, accountId, commandContext(c)));
     return c.body(null, 204);
   });
 }

@@ -7,7 +7,7 @@ import { ApiError, errorResponses } from "../http/errors.js";
 import { collectionSchema, cursorParam, integerParam, keysetPage } from "../http/pagination.js";
 import { ProviderUnavailable } from "../identity/provider-admin.js";
 import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
-import { userSchema } from "./schemas.js";
+import { toUser, userSchema } from "./schemas.js";
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 100;
@@ -82,13 +82,7 @@ export function registerAdminUsers(app: Router, deps: AppDependencies) {
         (await listActiveAccounts(sql(), { after, take })).map((a) => ({ item: a, key: activeAccountKey(a) })),
     });
     const data = page.data.map((a) => ({
-      id: a.accountId,
-      subject: a.subject ?? "",
-      displayName: a.displayName,
-      role: a.role,
-      approvalState: a.approvalState,
-      requestedCompetition: a.requestedCompetition,
-      competitionIds: a.competitionIds,
+      ...toUser(a, a.requestedCompetition),
       email: (a.subject && emails.get(a.subject)) ?? null,
     }));
     return c.json({ data, pagination: page.pagination }, 200);

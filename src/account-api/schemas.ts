@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { APPROVAL_STATES, ROLES } from "../../streams/account.js";
 import type { Account } from "../../streams/account-state.js";
 import type { Sql } from "../db/database.js";
+import { findCompetition } from "../read-api/queries/reference.js";
 
 /** The spec's Current user, shared by /auth/me, the admin user list and the admin decisions. */
 export const requestedCompetitionSchema = z
@@ -36,19 +37,23 @@ export const userSchema = z
 
 export type User = z.infer<typeof userSchema>;
 
-/** The account as the API shows it, with the requested competition named from the reference data. */
+type UserFields = Pick<Account, "accountId" | "subject" | "displayName" | "role" | "approvalState" | "competitionIds">;
+
+/** An account (its stream's state or the read model's view) as the API shows it. */
+export const toUser = (account: UserFields, requestedCompetition: User["requestedCompetition"]): User => ({
+  id: account.accountId,
+  subject: account.subject ?? "",
+  displayName: account.displayName,
+  role: account.role,
+  approvalState: account.approvalState,
+  requestedCompetition,
+  competitionIds: account.competitionIds,
+});
+
+/** The account's stream state as the API shows it, the requested competition named from the reference data. */
 export async function userOf(sql: Sql, account: Account): Promise<User> {
   const requested = account.requestedCompetitionId;
-  const [competition] = requested
-    ? await sql<{ name: string }[]>`select name from competition where competition_id = ${requested}`
-    : [];
-  return {
-    id: account.accountId,
-    subject: account.subject ?? "",
-    displayName: account.displayName,
-    role: account.role,
-    approvalState: account.approvalState,
-    requestedCompetition: requested ? { competitionId: requested, name: competition?.name ?? null } : null,
-    competitionIds: account.competitionIds,
-  };
+  if (!requested) return toUser(account, null);
+  const competition = await findCompetition(sql, requested);
+  return toUser(account, { competitionId: requested, name: competition?.name ?? null });
 }

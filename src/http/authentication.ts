@@ -69,14 +69,9 @@ export const requireCaller =
       deps.logger.info({ requestId: c.get("requestId"), reason: error.reason }, "bearer token refused");
       throw new ApiError("UNAUTHORIZED", MESSAGES[error.reason] ?? "The bearer token is not valid");
     }
-    if (identity.subject.length > MAX_SUBJECT_LENGTH || identity.subject.trim() === "") {
-      // A subject no account can hold (AccountCreated): refused like any other unusable token, not a 500.
-      deps.logger.info({ requestId: c.get("requestId"), reason: "invalid_claims" }, "bearer token refused");
-      throw new ApiError("UNAUTHORIZED", "The bearer token is not valid");
-    }
     const outcome = await ensureAccount(
       app.store,
-      { subject: identity.subject, displayName: displayNameOf(identity) },
+      { subject: identity.subject, displayName: identity.displayName },
       commandContext(c),
     );
     await settled(app, outcome);
@@ -89,25 +84,6 @@ export const requireCaller =
   };
 
 const CALLER = "caller";
-
-/** The limits of AccountCreated's `subject` and `displayName` (streams/account.ts, streams/shared.ts). */
-const MAX_SUBJECT_LENGTH = 255;
-const MAX_DISPLAY_NAME_LENGTH = 200;
-
-/**
- * The account's display name: the provider's (user-editable in Supabase, so of any length),
- * else the subject; trimmed and cut on a code point to what an account holds.
- */
-function displayNameOf(identity: VerifiedIdentity): string {
-  const name = (identity.displayName ?? identity.subject).trim();
-  if (name.length <= MAX_DISPLAY_NAME_LENGTH) return name;
-  let cut = "";
-  for (const character of name) {
-    if (cut.length + character.length > MAX_DISPLAY_NAME_LENGTH) break;
-    cut += character;
-  }
-  return cut.trimEnd();
-}
 
 /** The caller `requireCaller` verified for this request. */
 export function callerOf(c: Context): Caller {

@@ -96,7 +96,11 @@ const MAX_TOKEN_LENGTH = 16_384;
 // Claims are read leniently: an odd optional claim drops to null instead of refusing the user.
 const optionalString = z.string().trim().min(1).nullable().catch(null);
 const claimsSchema = z.object({
-  sub: z.string().min(1),
+  // OIDC Core §2: at most 255 characters, and never blank.
+  sub: z
+    .string()
+    .max(255)
+    .refine((s) => s.trim() !== ""),
   role: z.string().optional().catch(undefined),
   is_anonymous: z.boolean().optional().catch(undefined),
   email: optionalString,

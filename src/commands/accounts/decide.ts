@@ -6,6 +6,7 @@ import {
   initialAccountState,
   scope,
 } from "../../../streams/account-state.js";
+import { fitName } from "../../../streams/shared.js";
 import type { DecidedEvent, Decider } from "../handle.js";
 import { AccountNotFound, InvalidSubmitterAccessTransition, NotAllowed, UnknownCompetition } from "./errors.js";
 
@@ -193,7 +194,7 @@ function changeRole(command: ChangeRole, account: Account): DecidedEvent[] {
 function bootstrap(command: BootstrapAdmin, state: AccountState): DecidedEvent[] {
   const { accountId, subject } = command;
   if (!state) {
-    const created = { accountId, subject, displayName: subject.slice(0, 200) };
+    const created = { accountId, subject, displayName: fitName(subject) };
     return [{ type: "AccountCreated", data: created }, promoted("cli")];
   }
   refuseInactive(state, "promote it");

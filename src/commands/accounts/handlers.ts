@@ -2,6 +2,7 @@ import { accountIdForSubject, accountStream, type Role } from "../../../streams/
 import { type Account, type AccountState, evolveAccount, initialAccountState } from "../../../streams/account-state.js";
 import { competitionStream } from "../../../streams/competition.js";
 import { catalogue } from "../../../streams/index.js";
+import { fitName } from "../../../streams/shared.js";
 import type { EventStore } from "../../event-store/port.js";
 import { type CommandContext, type HandleResult, handleCommand } from "../handle.js";
 import { type AccountCommand, type Actor, accountDecider } from "./decide.js";
@@ -26,14 +27,23 @@ export type AccountOutcome = HandleResult & { account: Account };
 /** The body of PATCH submitter-access. */
 export type SubmitterAccessDecision = { approved: true; competitionIds?: string[] | undefined } | { approved: false };
 
-/** Sign-in: creates the account on first sight of the subject, syncs its display name later. Never promotes. */
+/**
+ * Sign-in: creates the account on first sight of the subject, syncs its display name later
+ * (the provider's, else the subject, fitted to what an account holds). Never promotes.
+ */
 export function ensureAccount(
   store: EventStore,
-  identity: { subject: string; displayName: string },
+  identity: { subject: string; displayName: string | null },
   context: AccountContext,
 ): Promise<AccountOutcome> {
   const accountId = accountIdForSubject(identity.subject);
-  return handle(store, { type: "EnsureAccount", accountId, ...identity }, accountId, context);
+  const displayName = fitName(identity.displayName ?? identity.subject);
+  return handle(
+    store,
+    { type: "EnsureAccount", accountId, subject: identity.subject, displayName },
+    accountId,
+    context,
+  );
 }
 
 export async function requestSubmitterAccess(

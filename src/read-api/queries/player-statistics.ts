@@ -2,6 +2,7 @@ import type { Sql } from "../../db/database.js";
 import type { PlayerAggregate } from "../../statistics/aggregate.js";
 import type { LeaderboardScope } from "../../statistics/leaderboards.js";
 import type { AggregateScope, ParticipantAggregate } from "../schemas/player-statistics.js";
+import { findCompetition } from "./reference.js";
 
 /**
  * Participant aggregates (`player_aggregate`, one row per player and season, competition or
@@ -112,8 +113,8 @@ export async function findLeaderboardScope(
   id: string,
 ): Promise<(AggregateScope & { type: LeaderboardScope }) | undefined> {
   if (type === "competition") {
-    const [row] = await sql<{ name: string }[]>`select name from competition where competition_id = ${id}`;
-    return row ? { type, id, name: row.name, competition: null } : undefined;
+    const competition = await findCompetition(sql, id);
+    return competition ? { type, id, name: competition.name, competition: null } : undefined;
   }
   const [row] = await sql<{ name: string; competition_id: string; competition_name: string | null }[]>`
     select s.name, s.competition_id, c.name as competition_name
