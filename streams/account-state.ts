@@ -98,3 +98,8 @@ export function evolveAccount(state: AccountState, event: { type: string; data: 
 
 /** A competition scope as a set: each id once, sorted. */
 export const scope = (competitionIds: readonly string[]) => [...new Set(competitionIds)].sort();
+
+/** Corrections and their history: an admin anywhere, a submitter within the granted competitions. */
+export const mayCorrectIn = (account: Account, competitionId: string) =>
+  !account.disabled &&
+  (account.role === "admin" || (account.role === "submitter" && account.competitionIds.includes(competitionId)));

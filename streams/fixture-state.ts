@@ -1,11 +1,24 @@
-import type { DeliveryRecorded, DeliveryState, FixtureScheduled, OutcomeRecorded } from "./fixture.js";
+import canonicalize from "canonicalize";
+import type {
+  DeliveryRecorded,
+  DeliveryState,
+  FixtureScheduled,
+  InningsOpened,
+  OutcomeRecorded,
+  SquadNamed,
+} from "./fixture.js";
 import type { EventData } from "./types.js";
 
 /** What the fixture ledger says now: folded from its events, shared by deciders. */
 export type FixtureState = {
   scheduled: EventData<typeof FixtureScheduled> | null;
   sourceRevision: number | null;
-  inningsIds: Set<string>;
+  /** Each competitor's named players. */
+  squads: Map<string, ReadonlySet<string>>;
+  innings: Map<
+    string,
+    Pick<EventData<typeof InningsOpened>, "battingCompetitorId" | "bowlingCompetitorId" | "superOver">
+  >;
   /** Current revision and state of every accepted delivery, by event id. */
   deliveries: Map<string, { revision: number; sequenceNumber: number; state: DeliveryState }>;
   outcome: EventData<typeof OutcomeRecorded> | null;
@@ -14,10 +27,14 @@ export type FixtureState = {
 export const initialFixtureState = (): FixtureState => ({
   scheduled: null,
   sourceRevision: null,
-  inningsIds: new Set(),
+  squads: new Map(),
+  innings: new Map(),
   deliveries: new Map(),
   outcome: null,
 });
+
+/** Equal as data: key order and absent-versus-undefined do not matter. */
+export const sameState = (a: unknown, b: unknown) => canonicalize(a) === canonicalize(b);
 
 export const deliveryState = ({
   eventId: _eventId,
@@ -39,9 +56,18 @@ export function evolveFixture(state: FixtureState, event: { type: string; data: 
     case "FixtureSourceRevised":
       state.sourceRevision = (data as { revision: number }).revision;
       return state;
-    case "InningsOpened":
-      state.inningsIds.add((data as { inningsId: string }).inningsId);
+    case "SquadNamed": {
+      const squad = data as EventData<typeof SquadNamed>;
+      state.squads.set(squad.competitorId, new Set(squad.participantIds));
       return state;
+    }
+    case "InningsOpened": {
+      const { inningsId, battingCompetitorId, bowlingCompetitorId, superOver } = data as EventData<
+        typeof InningsOpened
+      >;
+      state.innings.set(inningsId, { battingCompetitorId, bowlingCompetitorId, superOver });
+      return state;
+    }
     case "DeliveryRecorded": {
       const recorded = data as EventData<typeof DeliveryRecorded>;
       state.deliveries.set(recorded.eventId, {

@@ -1,7 +1,9 @@
+import { v5 as uuidv5 } from "uuid";
 import { z } from "zod";
 import { defineEvent } from "./catalogue.js";
 import { streamId } from "./envelope.js";
 import { id, isoDate, name, sourceId } from "./shared.js";
+import type { EventData } from "./types.js";
 
 /** The fixture ledger: set-up, squads, innings, every delivery revision and the result. */
 export const fixtureStream = (fixtureId: string) => streamId("fixture", fixtureId);
@@ -117,6 +119,21 @@ export const DeliveryRecorded = defineEvent({
   }),
 });
 
+const RECORDING_NAMESPACE = "9a4e2c71-5b3d-4f08-8e6a-1c7d9b2f4a60";
+
+/**
+ * A delivery's `DeliveryRecorded` is appended under an id derived from its event id. The
+ * store refuses an id it holds from another append, so one delivery can be recorded only
+ * once in the whole log, whichever fixture two racing submissions name.
+ */
+export const recordingId = (eventId: string) => uuidv5(eventId, RECORDING_NAMESPACE);
+
+export const recordDelivery = (data: EventData<typeof DeliveryRecorded>) => ({
+  id: recordingId(data.eventId),
+  type: DeliveryRecorded.type,
+  data,
+});
+
 /** A new immutable revision of an accepted delivery. */
 export const DeliveryCorrected = defineEvent({
   type: "DeliveryCorrected",
@@ -147,6 +164,36 @@ export const OutcomeRecorded = defineEvent({
   }),
 });
 
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "expected a lowercase hex SHA-256");
+
+/**
+ * A direct submission was accepted; its deliveries follow it in the same append, so the
+ * record of who sent what can never be missing or stale. `eventIds` keep the submitted
+ * order: an id's index is its position in the submission (its data row, for a CSV upload).
+ */
+export const SubmissionAccepted = defineEvent({
+  type: "SubmissionAccepted",
+  category: "fixture",
+  version: 1,
+  schema: z.strictObject({
+    submissionId: z.uuid(),
+    submitterId: id,
+    receivedAt: z.iso.datetime({ offset: true }),
+    schemaVersion: z.literal("1.0"),
+    /** SHA-256 of the validated submission in canonical JSON (RFC 8785). */
+    payloadSha256: sha256,
+    eventIds: z.array(z.uuid()).min(1).max(1000),
+    upload: z
+      .strictObject({
+        filename: z.string().min(1).max(255),
+        mediaType: z.enum(["application/json", "text/csv"]),
+        byteLength: count,
+        sha256,
+      })
+      .nullable(),
+  }),
+});
+
 /** The source re-issued the fixture; what changed follows as corrections. */
 export const FixtureSourceRevised = defineEvent({
   type: "FixtureSourceRevised",
@@ -164,4 +211,5 @@ export const fixtureEvents = [
   DeliveryCorrected,
   OutcomeRecorded,
   FixtureSourceRevised,
+  SubmissionAccepted,
 ];

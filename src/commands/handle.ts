@@ -9,7 +9,8 @@ import {
   WrongExpectedRevision,
 } from "../event-store/port.js";
 
-export type DecidedEvent = { type: string; data: unknown };
+/** `id`, when a decider sets one, is the envelope id: a fact the whole log may hold only once. */
+export type DecidedEvent = { type: string; data: unknown; id?: string };
 
 /** The pure parts of a command: fold a stream into state, decide what happens next. */
 export type Decider<Command, State> = {
@@ -26,6 +27,21 @@ type RecordedEventLike = Pick<RecordedEvent, "id" | "type" | "data">;
 
 const MAX_ATTEMPTS = 5;
 
+/** A stream's events and the state they fold into, each event checked against the catalogue. */
+export async function loadStream<State>(
+  store: EventStore,
+  catalogue: EventCatalogue,
+  streamId: string,
+  decider: Pick<Decider<never, State>, "initialState" | "evolve">,
+): Promise<{ history: RecordedEvent[]; state: State }> {
+  const history = await store.readStream(streamId);
+  const state = history.reduce(
+    (s, e) => decider.evolve(s, { type: e.type, data: catalogue.parse(e.type, e.data) }),
+    decider.initialState(),
+  );
+  return { history, state };
+}
+
 /**
  * Loads the stream, folds it, decides and appends with the revision it read. When another
  * writer got there first the stream is read again and the command decided again, a bounded
@@ -40,11 +56,7 @@ export async function handleCommand<Command, State>(
   context: CommandContext,
 ): Promise<HandleResult> {
   for (let attempt = 1; ; attempt++) {
-    const history = await store.readStream(streamId);
-    const state = history.reduce(
-      (s, e) => decider.evolve(s, { type: e.type, data: catalogue.parse(e.type, e.data) }),
-      decider.initialState(),
-    );
+    const { history, state } = await loadStream(store, catalogue, streamId, decider);
     const decided = decider.decide(command, state);
     if (decided.length === 0) {
       return {
@@ -61,7 +73,7 @@ export async function handleCommand<Command, State>(
       ...(context.correlationId ? { correlationId: context.correlationId } : {}),
     };
     const events = decided.map((e) => ({
-      id: randomUUID(),
+      id: e.id ?? randomUUID(),
       type: e.type,
       data: catalogue.parse(e.type, e.data),
       metadata,
