@@ -1,4 +1,6 @@
 import { stringify } from "csv-stringify/sync";
+import { CSV_COLUMNS } from "../submissions/csv.js";
+import { SCHEMA_VERSION } from "../submissions/schema.js";
 import { type DeliveryRow, extrasOf } from "./queries/events.js";
 
 /**
@@ -7,31 +9,6 @@ import { type DeliveryRow, extrasOf } from "./queries/events.js";
  * optional value as an empty cell, and `wickets` as a JSON array in its cell (empty when
  * there is none).
  */
-export const CSV_COLUMNS = [
-  "fixtureId",
-  "schemaVersion",
-  "eventId",
-  "inningsId",
-  "sequenceNumber",
-  "overNumber",
-  "positionInOver",
-  "ballNumber",
-  "strikerId",
-  "nonStrikerId",
-  "bowlerId",
-  "runsOffBat",
-  "runsExtras",
-  "runsTotal",
-  "runsNonBoundary",
-  "extraWides",
-  "extraNoBalls",
-  "extraByes",
-  "extraLegByes",
-  "extraPenalty",
-  "wickets",
-] as const;
-
-export const SUBMISSION_SCHEMA_VERSION = "1.0";
 
 const cell = (value: string | number | boolean | null | undefined) =>
   value === null || value === undefined ? "" : String(value);
@@ -46,7 +23,7 @@ function record(r: DeliveryRow): string[] {
   }));
   return [
     r.fixture_id,
-    SUBMISSION_SCHEMA_VERSION,
+    SCHEMA_VERSION,
     r.event_id,
     r.innings_id,
     r.sequence_number,

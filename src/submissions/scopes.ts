@@ -1,0 +1,49 @@
+import type { DeliveryState } from "../../streams/fixture.js";
+import type { FixtureState } from "../../streams/fixture-state.js";
+
+/** A statistics scope a change touches, with the path its statistics are read at. */
+export type RefreshScope =
+  | { scope: "fixture"; fixtureId: string; path: string }
+  | { scope: "season"; participantId: string; seasonId: string; path: string }
+  | { scope: "competition"; participantId: string; competitionId: string; path: string }
+  | { scope: "career"; participantId: string; path: string };
+
+const people = (d: DeliveryState) => [
+  d.strikerId,
+  d.nonStrikerId,
+  d.bowlerId,
+  ...d.wickets.flatMap((w) => [w.playerOutId, ...w.fielders.map((f) => f.participantId)]),
+];
+
+/**
+ * The scopes whose statistics depend on a delivery's old and new states: the fixture, and
+ * the season, competition and career aggregates of everyone in either state. Super overs
+ * never count in player aggregates, so a delivery in one touches only the fixture.
+ */
+export function refreshedScopes(fixtureId: string, fixture: FixtureState, states: DeliveryState[]): RefreshScope[] {
+  const scopes: RefreshScope[] = [
+    { scope: "fixture", fixtureId, path: `/api/v1/fixtures/${encodeURIComponent(fixtureId)}/statistics` },
+  ];
+  const scheduled = fixture.scheduled;
+  if (!scheduled) return scopes;
+  const counted = states.filter((d) => fixture.innings.get(d.inningsId)?.superOver === false);
+  for (const participantId of [...new Set(counted.flatMap(people))].sort()) {
+    const base = `/api/v1/participants/${encodeURIComponent(participantId)}/statistics`;
+    scopes.push(
+      {
+        scope: "season",
+        participantId,
+        seasonId: scheduled.seasonId,
+        path: `${base}/season-${encodeURIComponent(scheduled.seasonId)}`,
+      },
+      {
+        scope: "competition",
+        participantId,
+        competitionId: scheduled.competitionId,
+        path: `${base}/competition-${encodeURIComponent(scheduled.competitionId)}`,
+      },
+      { scope: "career", participantId, path: `${base}/career` },
+    );
+  }
+  return scopes;
+}
