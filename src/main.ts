@@ -5,6 +5,7 @@ import { createApp } from "./http/app.js";
 import { apiRoutes } from "./http/routes.js";
 import { openIdentity } from "./identity/open.js";
 import { loadSamplesIfEmpty } from "./ingest/samples.js";
+import { openWindowCounter } from "./limits/open.js";
 import { ReadModelWatch } from "./projections/watch.js";
 import { openRuntime } from "./runtime.js";
 
@@ -27,8 +28,18 @@ async function main() {
   watch.follow(runtime.projections);
   await watch.start();
   const identity = await openIdentity(settings);
+  const rateLimits = openWindowCounter(settings.redisUrl);
   const app = createApp(
-    { logger, sql: runtime.db.sql, cache, watch, identity, store: runtime.store, projections: runtime.projections },
+    {
+      logger,
+      sql: runtime.db.sql,
+      cache,
+      watch,
+      identity,
+      store: runtime.store,
+      projections: runtime.projections,
+      rateLimits,
+    },
     apiRoutes,
   );
   const server = serve({ fetch: app.fetch, port: settings.port, hostname: "0.0.0.0" }, (info) =>
@@ -51,6 +62,7 @@ async function main() {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     watch.close();
     await cache.close();
+    await rateLimits.close();
     await runtime.close();
     process.exit(0);
   };

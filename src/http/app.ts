@@ -6,6 +6,7 @@ import type { VersionedCache } from "../cache/versioned-cache.js";
 import type { Sql } from "../db/database.js";
 import type { EventStore } from "../event-store/port.js";
 import type { Identity } from "../identity/open.js";
+import type { WindowCounter } from "../limits/window-counter.js";
 import type { ProjectionRunner } from "../projections/runner.js";
 import type { ReadModelWatch } from "../projections/watch.js";
 import { createRouter, type Router } from "./api.js";
@@ -36,6 +37,8 @@ export type AppDependencies = {
   store?: EventStore;
   /** The projection runner, so a command's answer waits for its read models (read-your-writes). */
   projections?: ProjectionRunner;
+  /** The rate-limit counter (`openWindowCounter`: Redis when REDIS_URL is set); without one, in-process. */
+  rateLimits?: WindowCounter;
   /** Overrides of response-size limits (tests use small ones). */
   limits?: { exportEvents?: number };
 };
@@ -58,20 +61,27 @@ export function createApp(deps: AppDependencies, routes: readonly RouteRegistrat
   return app;
 }
 
-const limitBody = bodyLimit({
-  maxSize: MAX_BODY_BYTES,
-  onError: () => {
-    throw new ApiError("PAYLOAD_TOO_LARGE", `The request body is over ${MAX_BODY_BYTES} bytes`);
-  },
-});
+const limitBody = (maxSize: number) =>
+  bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new ApiError("PAYLOAD_TOO_LARGE", `The request body is over ${MAX_BODY_BYTES} bytes`);
+    },
+  });
+const limitJson = limitBody(MAX_BODY_BYTES);
+/** A multipart body carries its file (checked against MAX_BODY_BYTES itself) and part headers. */
+const limitMultipart = limitBody(MAX_BODY_BYTES + 64 * 1024);
 
 /**
  * Bodies are counted as they arrive, before parsing. GET and HEAD carry none, and skipping
  * them matters: touching the raw body makes the Node adapter build a full web Request,
  * which cost reads a large share of their throughput.
  */
-const limitBodies: MiddlewareHandler = (c, next) =>
-  c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next);
+const limitBodies: MiddlewareHandler = (c, next) => {
+  if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+  const multipart = /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "");
+  return (multipart ? limitMultipart : limitJson)(c, next);
+};
 
 const apiVersion: MiddlewareHandler = async (c, next) => {
   await next();

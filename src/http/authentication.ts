@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { Account } from "../../streams/account-state.js";
-import { type AccountOutcome, ensureAccount } from "../commands/accounts/handlers.js";
+import { ensureAccount } from "../commands/accounts/handlers.js";
+import type { HandleResult } from "../commands/handle.js";
 import type { EventStore } from "../event-store/port.js";
 import type { Identity } from "../identity/open.js";
 import { InvalidToken, type VerifiedIdentity } from "../identity/verifier.js";
@@ -109,10 +110,14 @@ export function registerBearerScheme(app: Router) {
 /** Event metadata of a command taken in this request (the handlers set the actor). */
 export const commandContext = (c: Context) => ({ requestId: c.get("requestId") as string, now: new Date() });
 
-/** Waits (bounded) until the `accounts` read model has applied what a command appended. */
-export async function settled(app: ApplicationDependencies, outcome: AccountOutcome): Promise<void> {
+/** Waits (bounded) until the read models (by default `accounts`) have applied what a command appended. */
+export async function settled(
+  app: ApplicationDependencies,
+  outcome: Pick<HandleResult, "events" | "position">,
+  readModels: readonly string[] = ["accounts"],
+): Promise<void> {
   if (outcome.events.length === 0 || !app.projections) return;
   // The command stands either way; a late read model only delays what the next read shows.
-  if (!(await app.projections.waitFor(["accounts"], outcome.position)))
-    app.logger.warn({ position: String(outcome.position.commit) }, "accounts read model did not catch up in time");
+  if (!(await app.projections.waitFor(readModels, outcome.position)))
+    app.logger.warn({ position: String(outcome.position.commit), readModels }, "read models did not catch up in time");
 }

@@ -79,13 +79,20 @@ export class ApiError extends Error {
     super(message);
   }
 
-  /** Extra response headers: the authentication challenge of a 401, unless one was given. */
+  /** Extra response headers: the authentication challenge of a 401, unless one was given, and any added. */
   headers(): Record<string, string> {
     const challenge = this.challenge ?? CHALLENGES[this.code];
-    return challenge ? { "WWW-Authenticate": challenge } : {};
+    return { ...(challenge ? { "WWW-Authenticate": challenge } : {}), ...this.extraHeaders };
   }
 
   private challenge?: string;
+  private extraHeaders: Record<string, string> = {};
+
+  /** Answers with these headers too (Retry-After and RateLimit-* on a 429, say). */
+  withHeaders(headers: Record<string, string>): this {
+    this.extraHeaders = { ...this.extraHeaders, ...headers };
+    return this;
+  }
 
   /** Answers with this `WWW-Authenticate` challenge instead of the code's usual one. */
   withChallenge(challenge: string): this {

@@ -14,6 +14,8 @@ import { registerParticipantFixtures } from "../read-api/participant-fixtures.js
 import { registerParticipantStatistics } from "../read-api/participant-statistics.js";
 import { registerParticipants } from "../read-api/participants.js";
 import { registerSeasons } from "../read-api/seasons.js";
+import { registerCorrections } from "../submission-api/corrections.js";
+import { registerSubmissions } from "../submission-api/submissions.js";
 import type { RouteRegistration } from "./app.js";
 import { registerDocumentation } from "./documentation.js";
 
@@ -39,4 +41,6 @@ export const apiRoutes: readonly RouteRegistration[] = [
   registerAccount,
   registerSubmitterAccess,
   registerAdminUsers,
+  registerSubmissions,
+  registerCorrections,
 ];

@@ -9,14 +9,11 @@ type Target = "json" | "query" | "param" | "header" | "form" | "cookie";
  * headers are 400.
  */
 export function validationFailed(target: Target, error: z.ZodError): ApiError {
-  const details = error.issues.flatMap((issue): ErrorDetail[] => {
-    const path = issue.path.map(String);
-    if (issue.code === "unrecognized_keys") {
-      const message = target === "query" ? "Unknown query parameter" : "Unexpected field";
-      return issue.keys.map((key) => detail(target, [...path, key], message));
-    }
-    return [detail(target, path, issue.message)];
-  });
+  const details = zodDetails(
+    error,
+    (path) => (target === "json" ? bodyLocation(path) : { field: path.join(".") || target }),
+    target === "query" ? "Unknown query parameter" : "Unexpected field",
+  );
   const where = target === "json" ? "request body" : target === "param" ? "path" : target;
   return new ApiError(
     "VALIDATION_FAILED",
@@ -26,12 +23,25 @@ export function validationFailed(target: Target, error: z.ZodError): ApiError {
   );
 }
 
-function detail(target: Target, path: string[], message: string): ErrorDetail {
-  const inEvent = target === "json" && path[0] === "events" && /^\d+$/.test(path[1] ?? "");
-  return {
-    code: "INVALID_FIELD",
-    message,
-    field: path.join(".") || target,
-    ...(inEvent ? { eventIndex: Number(path[1]) } : {}),
-  };
+export type Location = Pick<ErrorDetail, "field" | "eventIndex">;
+
+/** Inside `events.N` a field is named within its event, which `eventIndex` names (as the specification's details do). */
+export function bodyLocation(path: string[]): Location {
+  if (path[0] === "events" && path.length > 2 && /^\d+$/.test(path[1] ?? ""))
+    return { field: path.slice(2).join("."), eventIndex: Number(path[1]) };
+  return { field: path.join(".") || "body" };
+}
+
+/** INVALID_FIELD for every zod issue (each unexpected key its own), placed by `locate`. */
+export function zodDetails(
+  error: z.ZodError,
+  locate: (path: string[]) => Location,
+  unexpected = "Unexpected field",
+): ErrorDetail[] {
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map(String);
+    if (issue.code === "unrecognized_keys")
+      return issue.keys.map((key) => ({ code: "INVALID_FIELD", message: unexpected, ...locate([...path, key]) }));
+    return [{ code: "INVALID_FIELD", message: issue.message, ...locate(path) }];
+  });
 }

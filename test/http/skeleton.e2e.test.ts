@@ -100,7 +100,7 @@ describe("request bodies and validation", () => {
     expect(res.headers.get("API-Version")).toBe("v1");
   });
 
-  it("answers an invalid body with 422 VALIDATION_FAILED naming every problem by dotted path", async () => {
+  it("answers an invalid body with 422 VALIDATION_FAILED naming every problem by dotted path, within its event", async () => {
     const { api } = withProbes();
     const res = await api.post("/api/v1/probe", {
       name: "",
@@ -113,8 +113,8 @@ describe("request bodies and validation", () => {
     expect(error.details.map((d) => [d.field, d.eventIndex])).toEqual(
       expect.arrayContaining([
         ["name", undefined],
-        ["events.1.runs.offBat", 1],
-        ["events.2.runs.extra", 2],
+        ["runs.offBat", 1],
+        ["runs.extra", 2],
         ["role", undefined],
       ]),
     );

@@ -5,6 +5,7 @@ import { Secret } from "../../src/config.js";
 import type { Router } from "../../src/http/api.js";
 import { supabaseAdmin } from "../../src/identity/provider-admin.js";
 import { createTokenVerifier } from "../../src/identity/verifier.js";
+import type { WindowCounter } from "../../src/limits/window-counter.js";
 import { accountIdForSubject, accountStream } from "../../streams/account.js";
 import { testApp } from "./app.js";
 import { type ApiResponse, contractClient } from "./contract.js";
@@ -38,10 +39,13 @@ export function bearerClient(app: Router) {
       method,
       headers: {
         ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        // A FormData body sets its own multipart Content-Type, boundary included.
+        ...(body === undefined || body instanceof FormData ? {} : { "content-type": "application/json" }),
         ...headers,
       },
-      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+      ...(body === undefined
+        ? {}
+        : { body: typeof body === "string" || body instanceof FormData ? body : JSON.stringify(body) }),
     });
   return {
     document: api.document,
@@ -49,6 +53,7 @@ export function bearerClient(app: Router) {
     get: (path: string, options?: CallOptions) => call("GET", path, options),
     post: (path: string, body?: Body, options?: CallOptions) => call("POST", path, { ...options, body }),
     patch: (path: string, body?: Body, options?: CallOptions) => call("PATCH", path, { ...options, body }),
+    put: (path: string, body?: Body, options?: CallOptions) => call("PUT", path, { ...options, body }),
     delete: (path: string, body?: Body, options?: CallOptions) => call("DELETE", path, { ...options, body }),
   };
 }
@@ -62,7 +67,13 @@ export type BearerClient = ReturnType<typeof bearerClient>;
  */
 export type AccountApi = Awaited<ReturnType<typeof openAccountApi>>;
 
-export async function openAccountApi({ adminTimeoutMs = 500 } = {}) {
+export async function openAccountApi({
+  adminTimeoutMs = 500,
+  rateLimits,
+}: {
+  adminTimeoutMs?: number;
+  rateLimits?: WindowCounter;
+} = {}) {
   const [db, provider]: [TestDatabase, IdentityProvider] = await Promise.all([
     openTestDatabase(),
     startIdentityProvider(),
@@ -88,6 +99,7 @@ export async function openAccountApi({ adminTimeoutMs = 500 } = {}) {
       store: world.store,
       projections: world.runner,
       identity: admin ? { verifier, providerAdmin } : { verifier },
+      ...(rateLimits ? { rateLimits } : {}),
     });
   const main = appWith(true);
   const api = bearerClient(main.app);

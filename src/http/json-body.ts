@@ -1,0 +1,20 @@
+import type { Context } from "hono";
+import { ApiError } from "./errors.js";
+
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * The parsed JSON body of a route that validates it itself (to report every problem in one
+ * pass with what the ledger says), with the same errors the validated routes give.
+ */
+export async function jsonBody(c: Context): Promise<unknown> {
+  if (!JSON_MEDIA_TYPE.test(c.req.header("Content-Type") ?? ""))
+    throw new ApiError("INVALID_JSON", "The request body must be JSON, sent as Content-Type: application/json");
+  try {
+    return await c.req.json();
+  } catch (error) {
+    // Anything else (the body limit, a dropped connection) is not the client's JSON.
+    if (error instanceof SyntaxError) throw new ApiError("INVALID_JSON", "The request body is not valid JSON");
+    throw error;
+  }
+}

@@ -1,0 +1,180 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { sha256, submit, type Upload } from "../commands/submissions/handlers.js";
+import { accountLimit } from "../http/account-limit.js";
+import { implemented, type Router } from "../http/api.js";
+import type { AppDependencies } from "../http/app.js";
+import {
+  application,
+  bearerSecurity,
+  callerOf,
+  commandContext,
+  registerBearerScheme,
+  requireCaller,
+  settled,
+} from "../http/authentication.js";
+import { ApiError, type ErrorDetail, errorEnvelopeSchema, errorResponses } from "../http/errors.js";
+import { jsonBody } from "../http/json-body.js";
+import { readModels } from "../read-api/params.js";
+import { ledgerFacts } from "../submissions/facts.js";
+import { directSubmissionSchema, MAX_EVENTS } from "../submissions/schema.js";
+import { checkSubmission } from "../submissions/validate.js";
+import { acceptanceResultSchema } from "./schemas.js";
+import { readUpload } from "./uploads.js";
+
+/**
+ * Direct submissions (admin only): a JSON body or an uploaded file, checked in one pass
+ * against the ledger and stored all or nothing. The answer waits until the public reads
+ * show the new deliveries.
+ */
+
+/** Every read model a fixture's events feed: the public reads of the new deliveries. */
+export const FIXTURE_READ_MODELS = ["stream_versions", "fixtures", "deliveries", "statistics"] as const;
+
+export const SUBMISSION_LIMIT = { limit: 30, windowMs: 60_000 };
+
+const LIMIT_NOTE = `Each account may send ${SUBMISSION_LIMIT.limit} submissions (JSON or upload together) per 60 seconds; beyond that 429 RATE_LIMIT_EXCEEDED with Retry-After. Accepted responses carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.`;
+
+const VALIDATION_NOTE =
+  "Every problem is reported in one 422 VALIDATION_FAILED, each detail with its code (INVALID_FIELD, FIXTURE_NOT_FOUND, INVALID_INNINGS, INVALID_PARTICIPANT, UNKNOWN_DISMISSAL_KIND, DUPLICATE_EVENT_ID), field path within the event and zero-based eventIndex. Nothing is stored unless every event is valid.";
+
+const accepted = {
+  201: {
+    description: "Accepted: every event is stored and visible in the public reads",
+    content: { "application/json": { schema: z.object({ data: acceptanceResultSchema }) } },
+  },
+};
+const conflicts = {
+  409: {
+    description:
+      "DUPLICATE_EVENT_ID or EVENT_CONFLICT: found when storing (another submission got there first); the details name the events. Nothing was stored.",
+    content: { "application/json": { schema: errorEnvelopeSchema } },
+  },
+};
+const limited = {
+  429: {
+    description: "RATE_LIMIT_EXCEEDED, with Retry-After and RateLimit-*",
+    content: { "application/json": { schema: errorEnvelopeSchema } },
+  },
+  503: {
+    description: "RATE_LIMIT_UNAVAILABLE: the shared rate-limit counter cannot be reached; nothing was admitted",
+    content: { "application/json": { schema: errorEnvelopeSchema } },
+  },
+};
+
+const submitRoute = createRoute({
+  method: "post",
+  path: "/api/v1/submissions",
+  tags: ["Submissions"],
+  operationId: "submitEvents",
+  summary: "Submit delivery events",
+  description: `Adds 1 to ${MAX_EVENTS} deliveries to the innings of an existing fixture. Strikers, non-strikers and dismissed batters must be in the batting side's squad; bowlers and fielders in the fielding side's (a substitute fielder may be any registered participant). Within each innings of the submission, sequence numbers and (overNumber, positionInOver) must both ascend. ${VALIDATION_NOTE} ${LIMIT_NOTE} Admin only.`,
+  ...implemented,
+  security: bearerSecurity,
+  request: {
+    body: {
+      required: true,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/DirectSubmission" } } },
+    },
+  },
+  responses: { ...accepted, ...errorResponses(400, 401, 403), ...conflicts, ...errorResponses(413, 422), ...limited },
+});
+
+const uploadRoute = createRoute({
+  method: "post",
+  path: "/api/v1/submissions/uploads",
+  tags: ["Submissions"],
+  operationId: "uploadSubmission",
+  summary: "Upload a JSON or CSV submission file",
+  description: `One file in the multipart field \`file\`, at most 1 MB: a \`.json\` file sent as application/json holding a direct submission, or a \`.csv\` file sent as text/csv with one event per row and exactly the header fixtureId, schemaVersion, eventId, inningsId, sequenceNumber, overNumber, positionInOver, ballNumber, strikerId, nonStrikerId, bowlerId, runsOffBat, runsExtras, runsTotal, runsNonBoundary, extraWides, extraNoBalls, extraByes, extraLegByes, extraPenalty, wickets. In a CSV, wickets is a JSON array in its cell (blank: none), blank extras are absent and every row names the same fixture and schema version; problems name the CSV column and eventIndex is the data row (0 = the first row after the header). The original filename, media type, byte length and SHA-256 of the bytes are kept with the submission. ${VALIDATION_NOTE} ${LIMIT_NOTE} Admin only.`,
+  ...implemented,
+  security: bearerSecurity,
+  request: {
+    body: {
+      required: true,
+      content: {
+        "multipart/form-data": {
+          schema: {
+            type: "object",
+            required: ["file"],
+            properties: {
+              file: { type: "string", format: "binary", description: "The .json or .csv file." },
+            },
+          },
+        },
+      },
+    },
+  },
+  responses: {
+    ...accepted,
+    ...errorResponses(401, 403),
+    ...conflicts,
+    413: {
+      description: "PAYLOAD_TOO_LARGE: the file is over 1 MB",
+      content: { "application/json": { schema: errorEnvelopeSchema } },
+    },
+    ...errorResponses(422),
+    ...limited,
+  },
+});
+
+export function registerSubmissions(app: Router, deps: AppDependencies) {
+  registerBearerScheme(app);
+  app.openAPIRegistry.register("DirectSubmission", directSubmissionSchema);
+  const sql = readModels(deps);
+  const admin = requireCaller(deps, { admin: true });
+  const limit = accountLimit(deps, "submissions", SUBMISSION_LIMIT);
+  for (const path of [submitRoute.path, uploadRoute.path]) app.use(path, admin, limit);
+
+  /** Checks a submission against the ledger and stores it, or reports every problem with `reported`. */
+  async function accept(
+    c: Context,
+    body: unknown,
+    upload: Upload | null,
+    reported: ErrorDetail[] = [],
+    field: (path: string) => string = (path) => path,
+  ) {
+    const services = application(deps);
+    const checked = checkSubmission(body, await ledgerFacts(services.store, sql(), body));
+    const found = checked.ok
+      ? []
+      : checked.details.map((d) => (d.eventIndex === undefined ? d : { ...d, field: field(d.field) }));
+    const details = [...reported, ...found].sort((a, b) => (a.eventIndex ?? -1) - (b.eventIndex ?? -1));
+    if (!checked.ok || details.length > 0)
+      throw new ApiError("VALIDATION_FAILED", "The submission is invalid; nothing was stored", details, 422);
+    const { account } = callerOf(c);
+    const receipt = await submit(
+      services.store,
+      { submission: checked.value, upload },
+      { ...commandContext(c), actor: account.accountId },
+    );
+    await settled(services, receipt, FIXTURE_READ_MODELS);
+    return c.json(
+      {
+        data: {
+          submissionId: receipt.submissionId,
+          fixtureId: checked.value.fixtureId,
+          submitterId: account.accountId,
+          status: "accepted" as const,
+          receivedAt: receipt.receivedAt,
+          schemaVersion: checked.value.schemaVersion,
+          eventCount: checked.value.events.length,
+        },
+      },
+      201,
+    );
+  }
+
+  app.openapi(submitRoute, async (c) => accept(c, await jsonBody(c), null));
+
+  app.openapi(uploadRoute, async (c) => {
+    const file = await readUpload(c);
+    const upload = {
+      filename: file.filename,
+      mediaType: file.mediaType,
+      byteLength: file.bytes.byteLength,
+      sha256: sha256(file.bytes),
+    };
+    return accept(c, file.body, upload, file.details, file.field);
+  });
+}

@@ -1,0 +1,52 @@
+import { expect } from "vitest";
+import { type AccountApi, openAccountApi, type Person } from "./account-api.js";
+import { testApp } from "./app.js";
+import { type ApiResponse, contractClient } from "./contract.js";
+import { dismissalKinds } from "./cricket-builders.js";
+import { everyPage } from "./read-api.js";
+import { anOpenFixture, KINDS, type SubmittedEvent } from "./submission-events.js";
+
+export * from "./submission-events.js";
+
+export type PublicEvent = SubmittedEvent & { fixtureId: string; revision: number };
+
+export type Detail = { code: string; message: string; field: string; eventIndex?: number };
+
+/** The details of a 422 VALIDATION_FAILED. */
+export function details(res: ApiResponse): Detail[] {
+  expect(res.status, res.text).toBe(422);
+  const error = (res.body as { error: { code: string; details: Detail[] } }).error;
+  expect(error.code).toBe("VALIDATION_FAILED");
+  return error.details;
+}
+
+/** The account API with an admin and an open fixture (vocabulary registered) to submit to. */
+export async function openSubmissionApi(options: Parameters<typeof openAccountApi>[0] = {}) {
+  const api: AccountApi = await openAccountApi(options);
+  await api.world.given(dismissalKinds(...KINDS));
+  const admin: Person = await api.anAdmin();
+
+  /** A fixture given to the world with its innings open and no deliveries. */
+  async function aFixtureToSubmitTo(options?: { innings?: number }) {
+    const fixture = anOpenFixture(options);
+    await api.world.given(fixture);
+    return fixture;
+  }
+
+  const publicReads = contractClient(testApp(undefined, { sql: api.db.sql }).app);
+  const submit = (body: unknown, token = admin.token) => api.api.post("/api/v1/submissions", body, { token });
+
+  /** POST /submissions/uploads with one file in the multipart field `file`. */
+  const upload = (content: string | Uint8Array, filename: string, type: string, token = admin.token) => {
+    const form = new FormData();
+    form.append("file", new File([content], filename, { type }));
+    return api.api.post("/api/v1/submissions/uploads", form, { token });
+  };
+
+  /** The public events of a fixture, every page, in occurrence order. */
+  const publicEvents = (fixtureId: string) =>
+    everyPage<PublicEvent>(publicReads, `/api/v1/fixtures/${fixtureId}/events`, 100);
+
+  return { ...api, admin, aFixtureToSubmitTo, submit, upload, publicEvents };
+}
+export type SubmissionApi = Awaited<ReturnType<typeof openSubmissionApi>>;
