@@ -346,8 +346,8 @@ describe("malformed bodies: 422 VALIDATION_FAILED (400 INVALID_JSON when not JSO
     ["a missing competitionId", {}, ["competitionId"]],
     ["a numeric competitionId", { competitionId: 7 }, ["competitionId"]],
     ["an empty competitionId", { competitionId: "" }, ["competitionId"]],
-    ["an array", [], ["json"]],
-    ["null", null, ["json"]],
+    ["an array", [], ["body"]],
+    ["null", null, ["body"]],
     ["an extra field", { competitionId: "x", note: "please" }, ["note"]],
   ])("a request with %s", async (_, body, fields) => {
     const person = await a.signIn();
