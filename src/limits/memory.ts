@@ -1,4 +1,4 @@
-import { type WindowCounter, windowId, windowStart } from "./window-counter.js";
+import { type WindowCount, type WindowCounter, windowId, windowStart } from "./window-counter.js";
 
 /** Ended windows are dropped at most this often: a sweep walks every window held. */
 const SWEEP_INTERVAL_MS = 1000;
@@ -16,17 +16,22 @@ export const memoryWindowCounter = (): MemoryWindowCounter => {
 
   return {
     kind: "memory",
-    async hit(key, windowMs, now) {
+    async hit(counted, now) {
       if (now >= nextSweepAt) {
         for (const [id, window] of windows) if (window.resetAt <= now) windows.delete(id);
         nextSweepAt = now + SWEEP_INTERVAL_MS;
       }
-      const start = windowStart(now, windowMs);
-      const id = windowId(key, windowMs, start);
-      const window = windows.get(id) ?? { count: 0, resetAt: start + windowMs };
-      window.count += 1;
-      windows.set(id, window);
-      return { count: window.count, resetAt: window.resetAt };
+      const counts: WindowCount[] = [];
+      for (const { key, windowMs, limit } of counted) {
+        const start = windowStart(now, windowMs);
+        const id = windowId(key, windowMs, start);
+        const window = windows.get(id) ?? { count: 0, resetAt: start + windowMs };
+        window.count += 1;
+        windows.set(id, window);
+        counts.push({ ...window });
+        if (window.count > limit) break;
+      }
+      return counts;
     },
     size: () => windows.size,
     async close() {

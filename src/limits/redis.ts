@@ -8,14 +8,21 @@ import { LimitUnavailable, type WindowCounter, windowId, windowStart } from "./w
 export const EXPIRY_GRACE_MS = 1000;
 
 /**
- * INCR and the expiry in one atomic step, so no key is ever left without one. The expiry is
- * relative (PEXPIRE) and set by the first hit only: it does not depend on Redis's clock
- * agreeing with ours, and later hits from instances with other clocks do not move it.
+ * Each window's INCR and expiry in one atomic step, so no key is ever left without one, and
+ * the windows in turn, stopping after one goes over its limit (ARGV holds each window's
+ * expiry, then its limit). The expiry is relative (PEXPIRE) and set by the first hit only:
+ * it does not depend on Redis's clock agreeing with ours, and later hits from instances
+ * with other clocks do not move it.
  */
 const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return count
+local counts = {}
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  if count == 1 then redis.call('PEXPIRE', key, ARGV[2 * i - 1]) end
+  counts[i] = count
+  if count > tonumber(ARGV[2 * i]) then break end
+end
+return counts
 `;
 
 /**
@@ -40,16 +47,25 @@ export const redisWindowCounter = (
 
   return {
     kind: "redis",
-    async hit(key, windowMs, now) {
-      const start = windowStart(now, windowMs);
-      const resetAt = start + windowMs;
-      const ttlMs = Math.ceil(resetAt - now) + EXPIRY_GRACE_MS;
+    async hit(windows, now) {
+      const ends = windows.map(({ key, windowMs }) => {
+        const start = windowStart(now, windowMs);
+        return { id: `${prefix}:${windowId(key, windowMs, start)}`, resetAt: start + windowMs };
+      });
+      const args = windows.flatMap(({ limit }, i) => [
+        Math.ceil((ends[i] as { resetAt: number }).resetAt - now) + EXPIRY_GRACE_MS,
+        limit,
+      ]);
+      let counts: unknown;
       try {
-        const count = await client.eval(HIT_SCRIPT, 1, `${prefix}:${windowId(key, windowMs, start)}`, ttlMs);
-        return { count: Number(count), resetAt };
+        counts = await client.eval(HIT_SCRIPT, windows.length, ...ends.map((e) => e.id), ...args);
       } catch (error) {
         throw new LimitUnavailable(error);
       }
+      return (counts as number[]).map((count, i) => ({
+        count: Number(count),
+        resetAt: (ends[i] as { resetAt: number }).resetAt,
+      }));
     },
     async close() {
       client.disconnect();

@@ -9,12 +9,19 @@
 export interface WindowCounter {
   readonly kind: "memory" | "redis";
   /**
-   * Adds one hit to `key`'s current window and returns the count including it and when the
-   * window ends (epoch ms). Throws LimitUnavailable when the shared counter cannot be reached.
+   * Adds one hit to each window's current count in turn, stopping after the first window the
+   * hit takes over its limit: a request refused by one limit costs the later ones nothing (a
+   * consumer's minute before its daily quota, a client before the platform's budget). Returns
+   * the count including this hit and when the window ends (epoch ms) for each window hit, in
+   * order, in one atomic step. Throws LimitUnavailable when the shared counter cannot be reached.
    */
-  hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+  hit(windows: readonly CountedWindow[], now: number): Promise<WindowCount[]>;
   close(): Promise<void>;
 }
+
+/** A fixed window to count a hit in: whose (`key`), how long, and the count it may reach. */
+export type CountedWindow = { key: string; windowMs: number; limit: number };
+export type WindowCount = { count: number; resetAt: number };
 
 /**
  * The counter could not be reached, so nothing can be admitted: limits fail closed (the HTTP

@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { sha256, submit, type Upload } from "../commands/submissions/handlers.js";
-import { accountLimit } from "../http/account-limit.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import {
@@ -15,6 +14,7 @@ import {
 } from "../http/authentication.js";
 import { ApiError, type ErrorDetail, errorEnvelopeSchema, errorResponses } from "../http/errors.js";
 import { jsonBody } from "../http/json-body.js";
+import { accountLimit } from "../http/rate-limits.js";
 import { readModels } from "../read-api/params.js";
 import { ledgerFacts } from "../submissions/facts.js";
 import { directSubmissionSchema, MAX_EVENTS } from "../submissions/schema.js";

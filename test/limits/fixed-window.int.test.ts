@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { admit } from "../../src/limits/fixed-window.js";
+import { type Admission, admit as admitAll, type Limit } from "../../src/limits/fixed-window.js";
 import { memoryWindowCounter } from "../../src/limits/memory.js";
 import { redisWindowCounter } from "../../src/limits/redis.js";
 import type { WindowCounter } from "../../src/limits/window-counter.js";
 import { dropKeys, uniquePrefix } from "./redis-keys.js";
+
+/** One limit's admission. */
+const admit = async (counter: WindowCounter, key: string, limit: Limit, now: number) =>
+  (await admitAll(counter, [{ key, ...limit }], now))[0] as Admission;
 
 /**
  * The behaviour of a fixed-window limit, the same over each counter: in-process, and the real

@@ -1,11 +1,21 @@
 import { createServer, type Socket } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { admit } from "../../src/limits/fixed-window.js";
+import { type Admission, admit as admitAll, type Limit } from "../../src/limits/fixed-window.js";
 import { openWindowCounter } from "../../src/limits/open.js";
 import { EXPIRY_GRACE_MS, redisWindowCounter } from "../../src/limits/redis.js";
-import { LimitUnavailable, type WindowCounter, windowId, windowStart } from "../../src/limits/window-counter.js";
+import {
+  LimitUnavailable,
+  type WindowCount,
+  type WindowCounter,
+  windowId,
+  windowStart,
+} from "../../src/limits/window-counter.js";
 import { dropKeys, uniquePrefix } from "./redis-keys.js";
+
+/** One limit's admission. */
+const admit = async (counter: WindowCounter, key: string, limit: Limit, now: number) =>
+  (await admitAll(counter, [{ key, ...limit }], now))[0] as Admission;
 
 /** What only the Redis counter does: share windows between instances, expire them, fail closed. */
 const REDIS_URL = process.env.REDIS_URL;
@@ -44,14 +54,16 @@ describe.skipIf(!REDIS_URL)("Redis counter against the real Redis (needs REDIS_U
   it("gives a window's key an expiry of the rest of the window plus the grace, set by its first hit", async () => {
     const counter = open();
     const now = Date.now();
-    const { resetAt } = await counter.hit("account:ttl", MINUTE, now);
+    const [{ resetAt }] = (await counter.hit([{ key: "account:ttl", windowMs: MINUTE, limit: 30 }], now)) as [
+      WindowCount,
+    ];
     const key = `${prefix}:${windowId("account:ttl", MINUTE, windowStart(now, MINUTE))}`;
     const first = await redis.pttl(key);
     expect(first).toBeGreaterThan(0);
     expect(first).toBeLessThanOrEqual(resetAt - now + EXPIRY_GRACE_MS);
     expect(first).toBeLessThanOrEqual(MINUTE + EXPIRY_GRACE_MS);
 
-    await counter.hit("account:ttl", MINUTE, now - 10_000); // a lagging clock would ask for a later expiry
+    await counter.hit([{ key: "account:ttl", windowMs: MINUTE, limit: 30 }], now - 10_000); // a lagging clock would ask for a later expiry
     expect(await redis.pttl(key)).toBeLessThanOrEqual(first);
   });
 
@@ -59,7 +71,7 @@ describe.skipIf(!REDIS_URL)("Redis counter against the real Redis (needs REDIS_U
     const counter = open();
     const windowMs = 200;
     const now = Date.now();
-    const { resetAt } = await counter.hit("account:gone", windowMs, now);
+    const [{ resetAt }] = (await counter.hit([{ key: "account:gone", windowMs, limit: 30 }], now)) as [WindowCount];
     const key = `${prefix}:${windowId("account:gone", windowMs, windowStart(now, windowMs))}`;
     expect(await redis.exists(key)).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, resetAt - now + EXPIRY_GRACE_MS + 100));

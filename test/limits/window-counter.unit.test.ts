@@ -21,14 +21,16 @@ describe("memoryWindowCounter", () => {
   it("forgets ended windows, so it holds only the windows still running", async () => {
     const counter = memoryWindowCounter();
     const start = Date.UTC(2026, 0, 1, 12);
-    await counter.hit("consumer:daily", 86_400_000, start);
-    for (let i = 0; i < 1000; i++) await counter.hit(`source:${i}`, 60_000, start + i);
+    const daily = { key: "consumer:daily", windowMs: 86_400_000, limit: 10 };
+    const minute = (i: number) => ({ key: `source:${i}`, windowMs: 60_000, limit: 10 });
+    await counter.hit([daily], start);
+    for (let i = 0; i < 1000; i++) await counter.hit([minute(i)], start + i);
     expect(counter.size()).toBe(1001);
 
     // A minute on, every per-minute window has ended; the day's is still counting.
-    expect(await counter.hit("source:0", 60_000, start + 60_000)).toEqual({ count: 1, resetAt: start + 120_000 });
+    expect(await counter.hit([minute(0)], start + 60_000)).toEqual([{ count: 1, resetAt: start + 120_000 }]);
     expect(counter.size()).toBe(2);
-    expect((await counter.hit("consumer:daily", 86_400_000, start + 60_000)).count).toBe(2);
+    expect(await counter.hit([daily], start + 60_000)).toEqual([{ count: 2, resetAt: Date.UTC(2026, 0, 2) }]);
     await counter.close();
   });
 });

@@ -1,6 +1,6 @@
 import { stringify } from "csv-stringify/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { admit } from "../../src/limits/fixed-window.js";
+import { type Admission, admit } from "../../src/limits/fixed-window.js";
 import { redisWindowCounter } from "../../src/limits/redis.js";
 import type { WindowCounter } from "../../src/limits/window-counter.js";
 import { SUBMISSION_LIMIT } from "../../src/submission-api/submissions.js";
@@ -182,6 +182,9 @@ describe.skipIf(!process.env.REDIS_URL)("submission rate limit, shared through R
     await Promise.all([counter?.close(), elsewhere?.close()]);
     await dropKeys(url, prefix);
   });
+  /** What another instance's limit says of one more request of `key`. */
+  const admitOne = async (counter: WindowCounter, key: string) =>
+    (await admit(counter, [{ key, ...SUBMISSION_LIMIT }], Date.now()))[0] as Admission;
 
   it("counts an account's requests to every instance against one budget", async () => {
     const admin = await api.anAdmin();
@@ -191,7 +194,7 @@ describe.skipIf(!process.env.REDIS_URL)("submission rate limit, shared through R
     await aWindowWithRoomFor(10_000);
 
     // Another instance admits 20 of this admin's submissions ...
-    for (let i = 0; i < 20; i++) expect((await admit(elsewhere, key, SUBMISSION_LIMIT, Date.now())).allowed).toBe(true);
+    for (let i = 0; i < 20; i++) expect((await admitOne(elsewhere, key)).allowed).toBe(true);
     // ... so this one has 10 left.
     for (let i = 0; i < 10; i++) {
       const res = await (i % 2 === 0 ? balls.submit() : balls.upload());
@@ -205,12 +208,12 @@ describe.skipIf(!process.env.REDIS_URL)("submission rate limit, shared through R
     expect(await api.publicEvents(fixture.id)).toHaveLength(10);
 
     // And the other instance sees this one's requests, the refused one included.
-    const there = await admit(elsewhere, key, SUBMISSION_LIMIT, Date.now());
+    const there = await admitOne(elsewhere, key);
     expect(there).toMatchObject({ allowed: false, remaining: 0 });
 
     // Another account's budget is untouched.
     const other = await api.anAdmin();
-    expect(await admit(elsewhere, `submissions:${other.id}`, SUBMISSION_LIMIT, Date.now())).toMatchObject({
+    expect(await admitOne(elsewhere, `submissions:${other.id}`)).toMatchObject({
       allowed: true,
       remaining: 29,
     });
