@@ -11,6 +11,14 @@ const urlWithScheme = (name: string, schemes: readonly string[]) =>
       message: `${name} must be a URL starting with ${schemes.map((s) => `${s}://`).join(" or ")}`,
     });
 
+const perMinute = (name: string, fallback: number) =>
+  z.coerce
+    .number({ message: `${name} must be a whole number` })
+    .int(`${name} must be a whole number`)
+    .min(1, `${name} must be between 1 and 1000000`)
+    .max(1_000_000, `${name} must be between 1 and 1000000`)
+    .default(fallback);
+
 const settingsSchema = z.object({
   PORT: z.coerce
     .number({ message: "PORT must be a whole number" })
@@ -35,10 +43,30 @@ const settingsSchema = z.object({
   AUTH_AUDIENCE: z.string().trim().default("authenticated"),
   AUTH_ADMIN_URL: urlWithScheme("AUTH_ADMIN_URL", ["https", "http"]).optional(),
   AUTH_ADMIN_SECRET: z.string().trim().optional(),
+  // Keys the digests of API keys and client addresses (docs/consumers.md); unset: a file in DATA_DIR.
+  SERVER_SECRET: z.string().trim().min(32, "SERVER_SECRET must be at least 32 characters").optional(),
+  ANONYMOUS_RATE_LIMIT_PER_MINUTE: perMinute("ANONYMOUS_RATE_LIMIT_PER_MINUTE", 30),
+  ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE: perMinute("ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE", 600),
+  TRUSTED_PROXY_HOPS: z.coerce
+    .number({ message: "TRUSTED_PROXY_HOPS must be a whole number" })
+    .int("TRUSTED_PROXY_HOPS must be a whole number")
+    .min(0, "TRUSTED_PROXY_HOPS must be between 0 and 10")
+    .max(10, "TRUSTED_PROXY_HOPS must be between 0 and 10")
+    .default(0),
+  CORS_ORIGINS: z
+    .string()
+    .transform((list) =>
+      list
+        .split(",")
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(urlWithScheme("Each of CORS_ORIGINS", ["https", "http"])))
+    .default([]),
 });
 
 /** Settings whose value never appears in a message, not even an error about them. */
-const SECRET_KEYS = new Set(["AUTH_ADMIN_SECRET"]);
+const SECRET_KEYS = new Set(["AUTH_ADMIN_SECRET", "SERVER_SECRET"]);
 
 /**
  * A server-only credential. It prints as `[redacted]` through JSON (pino) and `util.inspect`
@@ -82,6 +110,14 @@ export type Settings = {
   authAdminUrl: string | undefined;
   /** The server-only admin credential; without it account deletion is unavailable. */
   authAdminSecret: Secret | undefined;
+  /** The key of the keyed digests (API keys, client addresses); unset means a file in `dataDir`. */
+  serverSecret: Secret | undefined;
+  /** Canonical reads without an API key: per client address, and all of them together. */
+  anonymousLimits: { perSourcePerMinute: number; platformPerMinute: number };
+  /** How many reverse proxies in front of the service append to X-Forwarded-For (0: none, use the peer). */
+  trustedProxyHops: number;
+  /** Browser origins allowed to call the API (CORS); none by default. */
+  corsOrigins: string[];
 };
 
 /**
@@ -143,5 +179,12 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     authAudience: s.AUTH_AUDIENCE,
     authAdminUrl: s.AUTH_ADMIN_URL,
     authAdminSecret: s.AUTH_ADMIN_SECRET === undefined ? undefined : new Secret(s.AUTH_ADMIN_SECRET),
+    serverSecret: s.SERVER_SECRET === undefined ? undefined : new Secret(s.SERVER_SECRET),
+    anonymousLimits: {
+      perSourcePerMinute: s.ANONYMOUS_RATE_LIMIT_PER_MINUTE,
+      platformPerMinute: s.ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE,
+    },
+    trustedProxyHops: s.TRUSTED_PROXY_HOPS,
+    corsOrigins: s.CORS_ORIGINS,
   };
 }

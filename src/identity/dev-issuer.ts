@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JSONWebKeySet, SignJWT } from "jose";
 import { z } from "zod";
+import { readOrCreateFile } from "../security/owned-file.js";
 
 /**
  * The built-in development issuer of the embedded default: a signing key of its own in
@@ -51,36 +51,9 @@ async function newKeyFile(): Promise<KeyFile> {
   return { key: { ...parsed, kid: await calculateJwkThumbprint(jwk) }, createdAt: new Date().toISOString() };
 }
 
-/**
- * Creates the key file unless it exists. The server and a CLI may both start on a fresh
- * DATA_DIR, so the file is written aside and hard-linked into place: exactly one key wins,
- * and nobody reads a half-written file. Mode 0600: the private key mints tokens for anyone.
- */
-async function createKeyFile(file: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const pending = `${file}.${process.pid}.${randomUUID()}.tmp`;
-  try {
-    await writeFile(pending, JSON.stringify(await newKeyFile(), null, 2), { mode: 0o600, flag: "wx" });
-    await link(pending, file).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "EEXIST") throw error;
-    });
-  } finally {
-    await unlink(pending).catch(() => {});
-  }
-}
-
 async function loadOrCreateKeyFile(file: string): Promise<KeyFile> {
-  const read = () =>
-    readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return undefined;
-      throw error;
-    });
-  let text = await read();
-  if (text === undefined) {
-    await createKeyFile(file);
-    text = await read();
-  }
-  const parsed = keyFileSchema.safeParse(parseJson(text ?? ""));
+  const text = await readOrCreateFile(file, async () => JSON.stringify(await newKeyFile(), null, 2));
+  const parsed = keyFileSchema.safeParse(parseJson(text));
   if (!parsed.success) throw new Error(`${file} is not a development issuer key; delete it to create a new one`);
   return parsed.data;
 }

@@ -17,6 +17,10 @@ describe("runtime settings", () => {
       authAudience: "authenticated",
       authAdminUrl: undefined,
       authAdminSecret: undefined,
+      serverSecret: undefined,
+      anonymousLimits: { perSourcePerMinute: 30, platformPerMinute: 600 },
+      trustedProxyHops: 0,
+      corsOrigins: [],
     });
   });
 
@@ -50,6 +54,40 @@ describe("runtime settings", () => {
 
   it.each([["0.5"], ["-1"], ["70000"]])("rejects PORT=%s", (port) => {
     expect(() => loadSettings({ PORT: port })).toThrow(/PORT/);
+  });
+
+  describe("access to the reads", () => {
+    it("reads the anonymous limits, trusted proxy hops, CORS origins and the server secret", () => {
+      const settings = loadSettings({
+        ANONYMOUS_RATE_LIMIT_PER_MINUTE: "45",
+        ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE: "900",
+        TRUSTED_PROXY_HOPS: "2",
+        CORS_ORIGINS: " https://scores.example , http://localhost:5173,",
+        SERVER_SECRET: "s".repeat(40),
+      });
+      expect(settings).toMatchObject({
+        anonymousLimits: { perSourcePerMinute: 45, platformPerMinute: 900 },
+        trustedProxyHops: 2,
+        corsOrigins: ["https://scores.example", "http://localhost:5173"],
+      });
+      expect(settings.serverSecret?.reveal()).toBe("s".repeat(40));
+      expect(JSON.stringify(settings)).not.toContain("sss");
+    });
+
+    it("names every invalid one, never echoing the secret", () => {
+      const load = () =>
+        loadSettings({
+          ANONYMOUS_RATE_LIMIT_PER_MINUTE: "0",
+          ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE: "lots",
+          TRUSTED_PROXY_HOPS: "11",
+          CORS_ORIGINS: "scores.example",
+          SERVER_SECRET: "short-secret",
+        });
+      expect(load).toThrow(
+        /SERVER_SECRET must be at least 32.*ANONYMOUS_RATE_LIMIT_PER_MINUTE must be between.*ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE must be a whole number.*TRUSTED_PROXY_HOPS must be between.*CORS_ORIGINS/,
+      );
+      expect(load).not.toThrow(/short-secret/);
+    });
   });
 
   describe("identity provider", () => {
