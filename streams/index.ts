@@ -1,6 +1,7 @@
 import { accountEvents } from "./account.js";
 import { EventCatalogue } from "./catalogue.js";
 import { competitionEvents } from "./competition.js";
+import { consumerEvents } from "./consumer.js";
 import { fixtureEvents } from "./fixture.js";
 import { participantEvents } from "./participant.js";
 import { seasonEvents } from "./season.js";
@@ -18,4 +19,5 @@ export const catalogue = new EventCatalogue([
   ...vocabularyEvents,
   ...fixtureEvents,
   ...accountEvents,
+  ...consumerEvents,
 ]);

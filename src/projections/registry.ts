@@ -1,4 +1,5 @@
 import { accounts } from "./accounts.js";
+import { consumers } from "./consumers.js";
 import { deliveries } from "./deliveries.js";
 import { fixtures } from "./fixtures.js";
 import type { Projector } from "./projector.js";
@@ -14,4 +15,5 @@ export const projectors: readonly Projector[] = [
   deliveries,
   statistics,
   accounts,
+  consumers,
 ];
