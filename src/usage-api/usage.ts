@@ -1,0 +1,167 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { ConsumerNotFound } from "../commands/consumers/errors.js";
+import { numericIdsHook, numericPathId } from "../consumer-api/params.js";
+import { findOwnedConsumer } from "../consumers/queries.js";
+import { consumerOf, requireConsumer } from "../http/access.js";
+import { implemented, type Router } from "../http/api.js";
+import type { AppDependencies } from "../http/app.js";
+import { bearerSecurity, callerOf, registerBearerScheme, requireCaller } from "../http/authentication.js";
+import { apiKeySecurity, registerApiKeyScheme } from "../http/canonical-reads.js";
+import { errorResponses } from "../http/errors.js";
+import { DEFAULT_LIMIT, integerParam, MAX_LIMIT } from "../http/pagination.js";
+import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
+import { utcDate } from "../usage/dates.js";
+import { usageRows } from "../usage/queries.js";
+import { DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS, usageWindow } from "../usage/window.js";
+
+/*
+ * A consumer's usage telemetry (spec, Consumer key administration and Consumer-self usage):
+ * for its owner through the admin bearer, and for the consumer itself through its key. Both
+ * answer the same aggregate for the same query.
+ */
+
+const TAGS = ["API consumers"];
+
+const date = (description: string, example: string) => z.iso.date().optional().openapi({ description, example });
+
+const query = z.strictObject({
+  from: date(
+    `First UTC date of the window (YYYY-MM-DD, inclusive); ${DEFAULT_USAGE_DAYS - 1} dates before \`to\` when absent.`,
+    "2026-11-16",
+  ),
+  to: date("Last UTC date of the window (YYYY-MM-DD, inclusive); today (UTC) when absent.", "2026-11-22"),
+  limit: integerParam(1, MAX_LIMIT, `Most rows, 1 to ${MAX_LIMIT}; ${DEFAULT_LIMIT} when absent.`, DEFAULT_LIMIT)
+    .optional()
+    .openapi({ default: DEFAULT_LIMIT }),
+});
+
+const usageRowSchema = z
+  .object({
+    date: z.iso.date().openapi({ description: "The UTC date.", example: "2026-11-22" }),
+    endpoint: z.string().openapi({
+      description: "Method and route template, as the OpenAPI document names the operation.",
+      example: "GET /api/v1/fixtures/{fixtureId}",
+    }),
+    statusClass: z.string().openapi({ description: "The response status class.", example: "2xx" }),
+    requests: z.number().int().positive().openapi({
+      description: "Requests on that date, to that endpoint, answered in that class, over all keys.",
+      example: 412,
+    }),
+  })
+  .openapi("UsageRow");
+
+const usageSchema = z
+  .object({
+    data: z.object({
+      consumerId: z.number().int().positive().openapi({ example: 7 }),
+      from: z.iso.date().openapi({ description: "First date of the window, as applied.", example: "2026-11-16" }),
+      to: z.iso.date().openapi({ description: "Last date of the window, as applied.", example: "2026-11-22" }),
+      dailyQuota: z.number().int().openapi({ description: "The consumer's configured daily quota.", example: 10_000 }),
+      rateLimitPerMinute: z
+        .number()
+        .int()
+        .openapi({ description: "The consumer's configured per-minute limit.", example: 60 }),
+      rows: z.array(usageRowSchema).openapi({
+        description: "Latest date first, then endpoint, then status class, ascending (byte order).",
+      }),
+      truncated: z.boolean().openapi({
+        description: "True when more rows match than `limit`: narrow the window or raise the limit to see them.",
+        example: false,
+      }),
+    }),
+  })
+  .openapi("ConsumerUsage");
+
+const DESCRIPTION = `Requests grouped by UTC date, endpoint (method and route template) and status class, summed over the consumer's keys; every answered keyed request counts, refusals (401 excepted: no consumer is known then) included. The window is \`from\` to \`to\`, inclusive, at most ${MAX_USAGE_DAYS} dates (kept ${MAX_USAGE_DAYS} days); without either, the latest ${DEFAULT_USAGE_DAYS} dates. 400 VALIDATION_FAILED when it ends before it starts or spans more than ${MAX_USAGE_DAYS} dates, naming \`to\` when given, else \`from\`. The configured limits are stated; live remaining counts are not. Requests other instances answered in the last few seconds may not show yet. ${UNKNOWN_PARAMETERS}`;
+
+const adminRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/api-consumers/{consumerId}/usage",
+  tags: TAGS,
+  operationId: "getApiConsumerUsage",
+  summary: "A consumer's usage aggregates",
+  description: `${DESCRIPTION} Admin only; only the consumer's owner (another administrator's consumer is 404, like a missing one).`,
+  ...implemented,
+  security: bearerSecurity,
+  request: {
+    params: z.object({
+      consumerId: numericPathId("consumerId", "The consumer's id, a positive integer; 422 otherwise."),
+    }),
+    query,
+  },
+  responses: {
+    200: { description: "The consumer's usage", content: { "application/json": { schema: usageSchema } } },
+    ...errorResponses(400, 401, 403, 404, 422, 500),
+  },
+});
+
+const limitHeader = (description: string) => ({ description, schema: { type: "integer" as const, example: 60 } });
+
+const consumerRoute = createRoute({
+  method: "get",
+  path: "/api/v1/consumer/usage",
+  tags: TAGS,
+  operationId: "getOwnConsumerUsage",
+  summary: "The calling consumer's own usage",
+  description: `${DESCRIPTION} The consumer is the key's; no consumer id is taken. A valid X-API-Key is required (a missing key is 401 too), and the request counts against the consumer's limits.`,
+  ...implemented,
+  security: apiKeySecurity,
+  request: { query },
+  responses: {
+    200: {
+      description: "The calling consumer's usage",
+      headers: {
+        "RateLimit-Limit": limitHeader("The per-minute limit."),
+        "RateLimit-Remaining": limitHeader("Requests left in this UTC minute."),
+        "RateLimit-Reset": limitHeader("Seconds until the minute window resets."),
+        "X-Quota-Limit": limitHeader("The daily quota."),
+        "X-Quota-Remaining": limitHeader("Requests left today (UTC)."),
+        "X-Quota-Reset": limitHeader("Seconds until the quota resets at UTC midnight."),
+      },
+      content: { "application/json": { schema: usageSchema } },
+    },
+    ...errorResponses(400, 401, 429, 500, 503),
+  },
+});
+
+type Query = z.infer<typeof query>;
+type Policy = { consumerId: number; dailyQuota: number; rateLimitPerMinute: number };
+
+export function registerUsage(app: Router, deps: AppDependencies) {
+  registerBearerScheme(app);
+  registerApiKeyScheme(app);
+  const sql = readModels(deps);
+
+  /** The answer of both routes. This process's buffered requests are written first, so a caller sees its own. */
+  async function usage(consumer: Policy, q: Query) {
+    const window = usageWindow(q, utcDate(new Date()));
+    const limit = q.limit ?? DEFAULT_LIMIT;
+    await deps.usage?.flush();
+    const rows = await usageRows(sql(), { consumerId: consumer.consumerId, ...window, limit: limit + 1 });
+    return {
+      data: {
+        consumerId: consumer.consumerId,
+        ...window,
+        dailyQuota: consumer.dailyQuota,
+        rateLimitPerMinute: consumer.rateLimitPerMinute,
+        rows: rows.slice(0, limit),
+        truncated: rows.length > limit,
+      },
+    };
+  }
+
+  app.openapi(
+    { ...adminRoute, middleware: [requireCaller(deps, { admin: true })] },
+    async (c) => {
+      const { consumerId } = c.req.valid("param");
+      const consumer = await findOwnedConsumer(sql(), callerOf(c).account.accountId, consumerId);
+      if (!consumer) throw new ConsumerNotFound(consumerId);
+      return c.json(await usage(consumer, c.req.valid("query")), 200);
+    },
+    numericIdsHook,
+  );
+
+  app.openapi({ ...consumerRoute, middleware: [requireConsumer(deps)] }, async (c) =>
+    c.json(await usage(consumerOf(c), c.req.valid("query")), 200),
+  );
+}
