@@ -8,6 +8,9 @@ import { loadSamplesIfEmpty } from "./ingest/samples.js";
 import { openWindowCounter } from "./limits/open.js";
 import { ReadModelWatch } from "./projections/watch.js";
 import { openRuntime } from "./runtime.js";
+import { openServerSecret } from "./security/server-secret.js";
+import { scheduleUsageCleanup } from "./usage/cleanup.js";
+import { UsageRecorder } from "./usage/recorder.js";
 
 /** `npm start`: the API (and, unless PROJECTORS=off, the projectors) on the configured database. */
 async function main() {
@@ -29,6 +32,10 @@ async function main() {
   await watch.start();
   const identity = await openIdentity(settings);
   const rateLimits = openWindowCounter(settings.redisUrl);
+  const secret = await openServerSecret(settings);
+  const usage = new UsageRecorder(runtime.db.sql, logger);
+  usage.start();
+  const stopUsageCleanup = scheduleUsageCleanup(runtime.db.sql, logger);
   const app = createApp(
     {
       logger,
@@ -39,6 +46,11 @@ async function main() {
       store: runtime.store,
       projections: runtime.projections,
       rateLimits,
+      secret,
+      anonymousLimits: settings.anonymousLimits,
+      trustedProxyHops: settings.trustedProxyHops,
+      corsOrigins: settings.corsOrigins,
+      usage,
     },
     apiRoutes,
   );
@@ -61,6 +73,8 @@ async function main() {
     logger.info({ signal }, "shutting down");
     await new Promise<void>((resolve) => server.close(() => resolve()));
     watch.close();
+    stopUsageCleanup();
+    await usage.close(); // the last requests' telemetry, before the database closes
     await cache.close();
     await rateLimits.close();
     await runtime.close();

@@ -1,14 +1,19 @@
+import { randomBytes } from "node:crypto";
 import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { VersionedCache } from "../cache/versioned-cache.js";
 import type { Sql } from "../db/database.js";
 import type { EventStore } from "../event-store/port.js";
 import type { Identity } from "../identity/open.js";
+import { memoryWindowCounter } from "../limits/memory.js";
 import type { WindowCounter } from "../limits/window-counter.js";
 import type { ProjectionRunner } from "../projections/runner.js";
 import type { ReadModelWatch } from "../projections/watch.js";
+import { type ServerSecret, serverSecret } from "../security/server-secret.js";
+import type { UsageRecorder } from "../usage/recorder.js";
 import { createRouter, type Router } from "./api.js";
 import { ApiError } from "./errors.js";
 import type { Logger } from "./logging.js";
@@ -39,6 +44,16 @@ export type AppDependencies = {
   projections?: ProjectionRunner;
   /** The rate-limit counter (`openWindowCounter`: Redis when REDIS_URL is set); without one, in-process. */
   rateLimits?: WindowCounter;
+  /** The key of API-key and client-address digests (`openServerSecret`); without one, a random key of this app's. */
+  secret?: ServerSecret;
+  /** Limits of anonymous canonical reads (settings); without them anonymous reads are not limited. */
+  anonymousLimits?: { perSourcePerMinute: number; platformPerMinute: number };
+  /** Reverse proxies in front whose X-Forwarded-For entries are trusted (settings); 0 without. */
+  trustedProxyHops?: number;
+  /** Browser origins allowed by CORS (settings); none without. */
+  corsOrigins?: readonly string[];
+  /** Usage telemetry of keyed requests (main.ts opens one); without it nothing is recorded. */
+  usage?: UsageRecorder;
   /** Overrides of response-size limits (tests use small ones). */
   limits?: { exportEvents?: number };
 };
@@ -47,10 +62,16 @@ export type RouteRegistration = (app: Router, deps: AppDependencies) => unknown;
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The whole HTTP surface: middleware, every route, and the one place errors become responses. */
-export function createApp(deps: AppDependencies, routes: readonly RouteRegistration[]): Router {
+export function createApp(given: AppDependencies, routes: readonly RouteRegistration[]): Router {
+  const deps: AppDependencies = {
+    ...given,
+    rateLimits: given.rateLimits ?? memoryWindowCounter(),
+    secret: given.secret ?? serverSecret(randomBytes(32)),
+  };
   const app = createRouter();
   app.use(requestId());
   app.use(requestLog(deps.logger));
+  if (deps.corsOrigins?.length) app.use("/api/v1/*", browserAccess(deps.corsOrigins));
   app.use("/api/v1/*", apiVersion);
   app.use(limitBodies);
 
@@ -82,6 +103,34 @@ const limitBodies: MiddlewareHandler = (c, next) => {
   const multipart = /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "");
   return (multipart ? limitMultipart : limitJson)(c, next);
 };
+
+/**
+ * CORS for the approved origins only. Browsers may read the limit, quota, retry, version and
+ * deprecation headers, and send the credentials and validators the API takes; preflights are
+ * answered here, before any limit counts them.
+ */
+const browserAccess = (origins: readonly string[]) =>
+  cors({
+    origin: [...origins],
+    allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
+    allowHeaders: ["Authorization", "Content-Type", "X-API-Key", "If-None-Match"],
+    exposeHeaders: [
+      "RateLimit-Limit",
+      "RateLimit-Remaining",
+      "RateLimit-Reset",
+      "X-Quota-Limit",
+      "X-Quota-Remaining",
+      "X-Quota-Reset",
+      "Retry-After",
+      "API-Version",
+      "Deprecation",
+      "Link",
+      "Location",
+      "ETag",
+      "Content-Disposition",
+    ],
+    maxAge: 600,
+  });
 
 const apiVersion: MiddlewareHandler = async (c, next) => {
   await next();

@@ -34,34 +34,6 @@ const PLANNED: Planned[] = [
   ["get", "/api/v1/dataset-releases/{version}/artifact.json", "Dataset releases", "Release artefact bytes"],
   ["post", "/api/v1/admin/dataset-releases", "Dataset releases", "Publish a dataset release"],
   ["get", "/api/v1/admin/dataset-release-jobs/{jobId}", "Dataset releases", "Release generation job"],
-  ["get", "/api/v1/admin/api-consumers", "API consumers", "The administrator's consumers and key metadata"],
-  ["post", "/api/v1/admin/api-consumers", "API consumers", "Issue a consumer and its first key"],
-  ["post", "/api/v1/admin/api-consumers/{consumerId}/keys/rotate", "API consumers", "Rotate a consumer's keys"],
-  ["delete", "/api/v1/admin/api-consumers/{consumerId}/keys/{keyId}", "API consumers", "Revoke one key"],
-  ["get", "/api/v1/admin/api-consumers/{consumerId}/usage", "API consumers", "A consumer's usage aggregates"],
-  ["get", "/api/v1/consumer/usage", "API consumers", "The calling consumer's own usage"],
-  ...[
-    "/competitions",
-    "/fixtures",
-    "/fixtures/{fixtureId}",
-    "/fixtures/{fixtureId}/events",
-    "/fixtures/{fixtureId}/events/{eventId}",
-    "/fixtures/{fixtureId}/events/export.json",
-    "/fixtures/{fixtureId}/events/export.csv",
-    "/fixtures/{fixtureId}/statistics",
-    "/fixtures/{fixtureId}/statistics/{statisticId}",
-    "/fixtures/{fixtureId}/statistics/{statisticId}/events/export.json",
-    "/fixtures/{fixtureId}/statistics/{statisticId}/events/export.csv",
-    "/participants/{participantId}/statistics",
-    "/participants/{participantId}/statistics/{statisticId}",
-  ].map(
-    (tail): Planned => [
-      "get",
-      `/api/v1/consumer${tail}`,
-      "Deprecated aliases",
-      `Deprecated keyed alias of /api/v1${tail}`,
-    ],
-  ),
 ];
 
 const operationId = (method: Method, path: string) =>

@@ -1,6 +1,7 @@
 import { registerAccount } from "../account-api/account.js";
 import { registerAdminUsers } from "../account-api/admin-users.js";
 import { registerSubmitterAccess } from "../account-api/submitter-access.js";
+import { registerAdminConsumers } from "../consumer-api/admin-consumers.js";
 import { registerCompetitions } from "../read-api/competitions.js";
 import { registerCompetitors } from "../read-api/competitors.js";
 import { registerFixtureEventExports } from "../read-api/fixture-event-exports.js";
@@ -16,6 +17,7 @@ import { registerParticipants } from "../read-api/participants.js";
 import { registerSeasons } from "../read-api/seasons.js";
 import { registerCorrections } from "../submission-api/corrections.js";
 import { registerSubmissions } from "../submission-api/submissions.js";
+import { registerUsage } from "../usage-api/usage.js";
 import type { RouteRegistration } from "./app.js";
 import { registerDocumentation } from "./documentation.js";
 
@@ -41,6 +43,8 @@ export const apiRoutes: readonly RouteRegistration[] = [
   registerAccount,
   registerSubmitterAccess,
   registerAdminUsers,
+  registerAdminConsumers,
+  registerUsage,
   registerSubmissions,
   registerCorrections,
 ];

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
+import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
 import { nameFilter, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
@@ -55,7 +56,7 @@ const detailRoute = createRoute({
 
 export function registerCompetitions(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
-  app.openapi(listRoute, async (c) => {
+  openapiCanonicalRead(app, deps, listRoute, async (c) => {
     const { limit, cursor, ...inputs } = c.req.valid("query");
     const page = await keysetPage({
       scope: { operation: "listCompetitions", inputs },
@@ -67,7 +68,7 @@ export function registerCompetitions(app: Router, deps: AppDependencies) {
     });
     return c.json(page, 200);
   });
-  app.openapi(detailRoute, async (c) => {
+  openapiCanonicalRead(app, deps, detailRoute, async (c) => {
     const competition = await findCompetition(sql(), c.req.valid("param").competitionId);
     if (!competition) throw notFound("competition");
     return c.json({ data: competition }, 200);

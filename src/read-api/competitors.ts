@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
+import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
 import { nameFilter, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
@@ -55,7 +56,7 @@ const detailRoute = createRoute({
 
 export function registerCompetitors(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
-  app.openapi(listRoute, async (c) => {
+  openapiCanonicalRead(app, deps, listRoute, async (c) => {
     const { limit, cursor, ...inputs } = c.req.valid("query");
     const page = await keysetPage({
       scope: { operation: "listCompetitors", inputs },
@@ -67,7 +68,7 @@ export function registerCompetitors(app: Router, deps: AppDependencies) {
     });
     return c.json(page, 200);
   });
-  app.openapi(detailRoute, async (c) => {
+  openapiCanonicalRead(app, deps, detailRoute, async (c) => {
     const competitor = await findCompetitor(sql(), c.req.valid("param").competitorId);
     if (!competitor) throw notFound("competitor");
     return c.json({ data: competitor }, 200);

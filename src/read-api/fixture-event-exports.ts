@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
+import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { ApiError, errorEnvelopeSchema, errorResponses, notFound } from "../http/errors.js";
 import { versionedFile, versionedJson } from "../http/etag.js";
 import { CSV_COLUMNS } from "../submissions/csv.js";
@@ -132,7 +133,7 @@ export function registerFixtureEventExports(app: Router, deps: AppDependencies) 
     return { version, rows };
   }
 
-  app.openapi(jsonRoute, async (c) => {
+  openapiCanonicalRead(app, deps, jsonRoute, async (c) => {
     const { fixtureId } = c.req.valid("param");
     const { version, rows } = await exported(fixtureId, c.req.valid("query"));
     const data = await toEvents(sql(), rows);
@@ -143,7 +144,7 @@ export function registerFixtureEventExports(app: Router, deps: AppDependencies) 
       { "Content-Disposition": attachment(fixtureId, "json") },
     );
   });
-  app.openapi(csvRoute, async (c) => {
+  openapiCanonicalRead(app, deps, csvRoute, async (c) => {
     const { fixtureId } = c.req.valid("param");
     const { version, rows } = await exported(fixtureId, c.req.valid("query"));
     return versionedFile(c, version, eventsCsv(rows), {

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
+import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { versionedJson } from "../http/etag.js";
 import { cursorParam, keysetPage, limitParam, paginationSchema } from "../http/pagination.js";
@@ -80,7 +81,7 @@ const detailRoute = createRoute({
 
 export function registerFixtureEvents(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
-  app.openapi(listRoute, async (c) => {
+  openapiCanonicalRead(app, deps, listRoute, async (c) => {
     const { fixtureId } = c.req.valid("param");
     const { limit, cursor, ...filters } = c.req.valid("query");
     const version = await fixtureVersion(sql(), fixtureId);
@@ -94,7 +95,7 @@ export function registerFixtureEvents(app: Router, deps: AppDependencies) {
     });
     return versionedJson(c, version, { ...page, fixtureVersion: version });
   });
-  app.openapi(detailRoute, async (c) => {
+  openapiCanonicalRead(app, deps, detailRoute, async (c) => {
     const { fixtureId, eventId } = c.req.valid("param");
     const version = await fixtureVersion(sql(), fixtureId);
     if (version === undefined) throw notFound("fixture");

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
+import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { ApiError, errorEnvelopeSchema, errorResponses, notFound } from "../http/errors.js";
 import { versionedFile, versionedJson } from "../http/etag.js";
 import { CSV_COLUMNS } from "../submissions/csv.js";
@@ -137,7 +138,7 @@ export function registerFixtureStatisticExports(app: Router, deps: AppDependenci
       },
     );
 
-  app.openapi(jsonRoute, async (c) => {
+  openapiCanonicalRead(app, deps, jsonRoute, async (c) => {
     const { fixtureId, statisticId } = c.req.valid("param");
     const { version, value: rows } = await trace(fixtureId, statisticId);
     const data = await toEvents(sql(), rows);
@@ -148,7 +149,7 @@ export function registerFixtureStatisticExports(app: Router, deps: AppDependenci
       { "Content-Disposition": attachment(fixtureId, statisticId, "json") },
     );
   });
-  app.openapi(csvRoute, async (c) => {
+  openapiCanonicalRead(app, deps, csvRoute, async (c) => {
     const { fixtureId, statisticId } = c.req.valid("param");
     const { version, value: rows } = await trace(fixtureId, statisticId);
     return versionedFile(c, version, eventsCsv(rows), {

@@ -4,6 +4,7 @@ import { memoryCache } from "../cache/memory.js";
 import { readThrough, STATISTICS_TTL_SECONDS } from "../cache/versioned-cache.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
+import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { ApiError, errorEnvelopeSchema, errorResponses, notFound } from "../http/errors.js";
 import { taggedFile, versionedEtag, versionedJson } from "../http/etag.js";
 import { EXPORT_EVENT_LIMIT } from "./fixture-event-exports.js";
@@ -209,7 +210,7 @@ export function registerFixtureStatistics(app: Router, deps: AppDependencies) {
       },
     );
 
-  app.openapi(documentRoute, async (c) => {
+  openapiCanonicalRead(app, deps, documentRoute, async (c) => {
     const { fixtureId } = c.req.valid("param");
     if (c.req.valid("query").includeContributors === "true") {
       const { version, value } = await traced(fixtureId, everyStatistic);
@@ -218,7 +219,7 @@ export function registerFixtureStatistics(app: Router, deps: AppDependencies) {
     return cached(c, fixtureId, "document", (l) => ({ data: l.document, fixtureVersion: l.version }));
   });
 
-  app.openapi(statisticRoute, async (c) => {
+  openapiCanonicalRead(app, deps, statisticRoute, async (c) => {
     const { fixtureId, statisticId } = c.req.valid("param");
     if (c.req.valid("query").includeContributors === "true") {
       const { version, value } = await traced(fixtureId, (document) => {

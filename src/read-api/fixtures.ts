@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
+import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { versionedJson } from "../http/etag.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
@@ -77,7 +78,7 @@ const detailRoute = createRoute({
 
 export function registerFixtures(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
-  app.openapi(listRoute, async (c) => {
+  openapiCanonicalRead(app, deps, listRoute, async (c) => {
     const { limit, cursor, ...inputs } = c.req.valid("query");
     const { sort, ...filters } = inputs;
     const page = await keysetPage({
@@ -89,7 +90,7 @@ export function registerFixtures(app: Router, deps: AppDependencies) {
     });
     return c.json(page, 200);
   });
-  app.openapi(detailRoute, async (c) => {
+  openapiCanonicalRead(app, deps, detailRoute, async (c) => {
     const fixture = await findFixture(sql(), c.req.valid("param").fixtureId);
     if (!fixture) throw notFound("fixture");
     return versionedJson(c, fixture.version, { data: fixture });

@@ -3,6 +3,7 @@ import { memoryCache } from "../cache/memory.js";
 import { readThrough, STATISTICS_TTL_SECONDS } from "../cache/versioned-cache.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
+import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { integerParam } from "../http/pagination.js";
 import {
@@ -85,7 +86,7 @@ export function registerLeaderboards(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
   const memo = memoised(deps);
   const cache = deps.cache ?? memoryCache();
-  app.openapi(route, async (c) => {
+  openapiCanonicalRead(app, deps, route, async (c) => {
     const q = c.req.valid("query");
     const scopeId = (q.scope === "season" ? q.seasonId : q.competitionId) as string;
     const limit = q.limit ?? DEFAULT_LEADERBOARD_LIMIT;

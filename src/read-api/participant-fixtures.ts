@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
+import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
 import { pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
@@ -41,7 +42,7 @@ const route = createRoute({
 
 export function registerParticipantFixtures(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
-  app.openapi(route, async (c) => {
+  openapiCanonicalRead(app, deps, route, async (c) => {
     const { participantId } = c.req.valid("param");
     const { limit, cursor, sort } = c.req.valid("query");
     if (!(await findParticipant(sql(), participantId))) throw notFound("participant");

@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import { bootstrapAdmin, requestDeletion } from "../../src/commands/accounts/handlers.js";
 import { Secret } from "../../src/config.js";
 import type { Router } from "../../src/http/api.js";
+import type { AppDependencies } from "../../src/http/app.js";
 import { supabaseAdmin } from "../../src/identity/provider-admin.js";
 import { createTokenVerifier } from "../../src/identity/verifier.js";
 import type { WindowCounter } from "../../src/limits/window-counter.js";
@@ -70,9 +71,12 @@ export type AccountApi = Awaited<ReturnType<typeof openAccountApi>>;
 export async function openAccountApi({
   adminTimeoutMs = 500,
   rateLimits,
+  deps = {},
 }: {
   adminTimeoutMs?: number;
   rateLimits?: WindowCounter;
+  /** More of the app's dependencies (limits, secret, CORS), for every app built here. */
+  deps?: Partial<AppDependencies>;
 } = {}) {
   const [db, provider]: [TestDatabase, IdentityProvider] = await Promise.all([
     openTestDatabase(),
@@ -93,17 +97,21 @@ export async function openAccountApi({
     secret: new Secret(provider.secret),
     timeoutMs: adminTimeoutMs,
   });
-  const appWith = (admin: boolean) =>
+  const appWith = (admin: boolean, more: Partial<AppDependencies> = {}) =>
     testApp(undefined, {
       sql: db.sql,
       store: world.store,
       projections: world.runner,
       identity: admin ? { verifier, providerAdmin } : { verifier },
       ...(rateLimits ? { rateLimits } : {}),
+      ...deps,
+      ...more,
     });
   const main = appWith(true);
   const api = bearerClient(main.app);
   const withoutProviderAdmin = bearerClient(appWith(false).app);
+  /** Another instance of the app over the same database, e.g. with a counter of its own. */
+  const anotherInstance = (more: Partial<AppDependencies>) => bearerClient(appWith(true, more).app);
 
   const tokenFor = (subject: string, claims: Record<string, unknown> = {}, signedInSecondsAgo = 0) =>
     provider.accessToken({ sub: subject, ...claims }, { signedInSecondsAgo });
@@ -179,6 +187,9 @@ export async function openAccountApi({
     provider,
     api,
     withoutProviderAdmin,
+    anotherInstance,
+    /** The app itself, for what the contract does not document (CORS preflights). */
+    app: main.app,
     logs: main.logs,
     tokenFor,
     signIn,

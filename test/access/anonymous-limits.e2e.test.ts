@@ -1,0 +1,149 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { clientAddress } from "../../src/http/access.js";
+import { createRouter } from "../../src/http/api.js";
+import { expectError } from "../support/account-api.js";
+import { type ConsumerApi, limitHeaders, openConsumerApi } from "../support/consumer-api.js";
+import type { ApiResponse } from "../support/contract.js";
+
+/*
+ * Canonical reads without a key: a per-source minute window, the source being an HMAC of
+ * the client address (only trusted proxy hops count), plus a platform budget all anonymous
+ * clients share. Limited answers carry RateLimit-* and Retry-After, never quota headers.
+ */
+
+const MINUTE = 60_000;
+let api: ConsumerApi;
+beforeAll(async () => {
+  api = await openConsumerApi({
+    anonymousLimits: { perSourcePerMinute: 3, platformPerMinute: 5 },
+    trustedProxyHops: 1,
+    corsOrigins: ["https://scores.example"],
+  });
+}, 60_000);
+afterAll(() => api?.close());
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+let minutesAhead = 5;
+/** A fresh UTC minute, a little in: no other test shares its windows. */
+const aFreshMinute = () => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime((Math.floor(Date.now() / MINUTE) + minutesAhead++) * MINUTE + 15_000);
+};
+const from = (forwardedFor: string) =>
+  api.read("/api/v1/competitions", { headers: { "x-forwarded-for": forwardedFor } });
+const ok = (res: ApiResponse) => expect(res.status, res.text).toBe(200);
+
+describe("anonymous canonical reads", () => {
+  it("admits a source's limit in a minute, then 429 with RateLimit-* and Retry-After only", async () => {
+    aFreshMinute();
+    for (let i = 0; i < 3; i++) {
+      const res = await from("203.0.113.7");
+      ok(res);
+      expect(limitHeaders(res)).toEqual({}); // nothing about limits or quota on an admitted anonymous read
+    }
+    const refused = await from("203.0.113.7");
+    expectError(refused, 429, "RATE_LIMIT_EXCEEDED");
+    expect(limitHeaders(refused)).toEqual({
+      "ratelimit-limit": "3",
+      "ratelimit-remaining": "0",
+      "ratelimit-reset": "45",
+      "retry-after": "45",
+    });
+    ok(await from("198.51.100.9")); // another source has its own window
+  });
+
+  it("shares the platform budget between every source", async () => {
+    aFreshMinute();
+    for (const source of ["192.0.2.1", "192.0.2.1", "192.0.2.2", "192.0.2.2", "192.0.2.3"]) ok(await from(source));
+    const refused = await from("192.0.2.4");
+    expectError(refused, 429, "RATE_LIMIT_EXCEEDED");
+    expect(limitHeaders(refused)).toMatchObject({ "ratelimit-limit": "5", "ratelimit-remaining": "0" });
+  });
+
+  it("takes the address the trusted proxy saw, not one the client wrote in front of it", async () => {
+    aFreshMinute();
+    for (let i = 0; i < 3; i++) ok(await from("203.0.113.50"));
+    // A client cannot become a new source by prepending addresses of its own choosing.
+    expectError(await from("10.9.8.7, 203.0.113.50"), 429, "RATE_LIMIT_EXCEEDED");
+    expectError(await from("2001:db8::1, 203.0.113.50"), 429, "RATE_LIMIT_EXCEEDED");
+  });
+
+  it("limits nothing but the cricket-resource reads", async () => {
+    aFreshMinute();
+    for (let i = 0; i < 8; i++)
+      ok(await api.read("/api/v1/health", { headers: { "x-forwarded-for": "198.51.100.77" } }));
+  });
+});
+
+describe("clientAddress", () => {
+  const addressFor = async (hops: number, forwardedFor?: string) => {
+    const app = createRouter();
+    app.get("/", (c) => c.text(clientAddress(c, hops)));
+    const res = await app.request("/", { headers: forwardedFor ? { "x-forwarded-for": forwardedFor } : {} });
+    return res.text();
+  };
+
+  it("uses the peer without trusted proxies, whatever X-Forwarded-For says", async () => {
+    expect(await addressFor(0, "203.0.113.7")).toBe("unknown"); // app.request has no socket
+  });
+
+  it("counts trusted hops from the right of X-Forwarded-For", async () => {
+    expect(await addressFor(1, "1.1.1.1, 2.2.2.2, 3.3.3.3")).toBe("3.3.3.3");
+    expect(await addressFor(2, "1.1.1.1, 2.2.2.2, 3.3.3.3")).toBe("2.2.2.2");
+    expect(await addressFor(2, " 1.1.1.1 ,,3.3.3.3 ")).toBe("1.1.1.1");
+  });
+
+  it("stops at the leftmost entry when there are fewer entries than hops, and at the peer with none", async () => {
+    expect(await addressFor(3, "1.1.1.1, 2.2.2.2")).toBe("1.1.1.1");
+    expect(await addressFor(1)).toBe("unknown");
+  });
+});
+
+describe("CORS", () => {
+  const preflight = (origin: string) =>
+    api.app.request("/api/v1/fixtures", {
+      method: "OPTIONS",
+      headers: {
+        origin,
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "x-api-key",
+      },
+    });
+
+  it("answers an approved origin's preflight without counting it, and exposes the limit headers", async () => {
+    aFreshMinute();
+    for (let i = 0; i < 5; i++) {
+      const res = await preflight("https://scores.example");
+      expect(res.status).toBe(204);
+      expect(res.headers.get("access-control-allow-origin")).toBe("https://scores.example");
+      expect(res.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("x-api-key");
+    }
+    const { apiKey } = await api.aConsumer();
+    const res = await api.read("/api/v1/fixtures", { key: apiKey, headers: { origin: "https://scores.example" } });
+    ok(res);
+    const exposed = (res.headers.get("access-control-expose-headers") ?? "").toLowerCase().split(/\s*,\s*/);
+    expect(exposed).toEqual(
+      expect.arrayContaining([
+        "ratelimit-limit",
+        "ratelimit-remaining",
+        "ratelimit-reset",
+        "x-quota-limit",
+        "x-quota-remaining",
+        "x-quota-reset",
+        "retry-after",
+        "api-version",
+        "deprecation",
+        "link",
+      ]),
+    );
+  });
+
+  it("says nothing to another origin", async () => {
+    const res = await preflight("https://elsewhere.example");
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    const read = await api.read("/api/v1/health", { headers: { origin: "https://elsewhere.example" } });
+    expect(read.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});

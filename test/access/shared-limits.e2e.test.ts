@@ -1,0 +1,144 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redisWindowCounter } from "../../src/limits/redis.js";
+import type { WindowCounter } from "../../src/limits/window-counter.js";
+import { dropKeys, uniquePrefix } from "../limits/redis-keys.js";
+import { expectError } from "../support/account-api.js";
+import { type ConsumerApi, header, openConsumerApi } from "../support/consumer-api.js";
+import type { ApiResponse } from "../support/contract.js";
+
+/*
+ * Limits across instances and outages, on real Redis servers: two API instances counting in
+ * one Redis obey one limit; a Redis that stops makes every limited read 503
+ * RATE_LIMIT_UNAVAILABLE (nothing admitted uncounted) until it is back.
+ */
+
+const ok = (res: ApiResponse) => expect(res.status, res.text).toBe(200);
+const fixtures = "/api/v1/fixtures";
+
+describe.skipIf(!process.env.REDIS_URL)("two instances sharing REDIS_URL", () => {
+  const url = process.env.REDIS_URL as string;
+  const prefix = uniquePrefix();
+  const counters: WindowCounter[] = [];
+  let api: ConsumerApi;
+  const counter = () => {
+    const opened = redisWindowCounter(url, { prefix });
+    counters.push(opened);
+    return opened;
+  };
+  beforeAll(async () => {
+    api = await openConsumerApi({ rateLimits: counter() });
+  }, 60_000);
+  afterAll(async () => {
+    await api?.close();
+    await Promise.all(counters.map((c) => c.close()));
+    await dropKeys(url, prefix);
+  });
+
+  it("obey one per-minute limit and one quota between them", async () => {
+    const other = api.anotherInstance({ rateLimits: counter() });
+    const { apiKey } = await api.aConsumer({ rateLimitPerMinute: 4, dailyQuota: 1000 });
+    // Far from the end of a minute, so the four land in one window.
+    const second = new Date().getUTCSeconds();
+    if (second > 50) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
+    const answers = [];
+    for (let i = 0; i < 4; i++)
+      answers.push(await api.read(fixtures, { key: apiKey, client: i % 2 ? other : api.api }));
+    answers.forEach(ok);
+    expect(answers.map((r) => header(r, "RateLimit-Remaining"))).toEqual(["3", "2", "1", "0"]);
+    expect(answers.map((r) => header(r, "X-Quota-Remaining"))).toEqual(["999", "998", "997", "996"]);
+    expectError(await api.read(fixtures, { key: apiKey }), 429, "RATE_LIMIT_EXCEEDED");
+    expectError(await api.read(fixtures, { key: apiKey, client: other }), 429, "RATE_LIMIT_EXCEEDED");
+  }, 30_000);
+});
+
+/** A Redis server of this test's own on a free port, which it can stop and start again. */
+class OwnRedis {
+  private process: ChildProcess | undefined;
+  constructor(readonly port: number) {}
+
+  static async start() {
+    const redis = new OwnRedis(await freePort());
+    await redis.start();
+    return redis;
+  }
+
+  get url() {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async start() {
+    const server = spawn("redis-server", ["--port", String(this.port), "--save", "", "--appendonly", "no"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    this.process = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.stdout?.on("data", (chunk: Buffer) => {
+        if (chunk.toString().includes("Ready to accept connections")) resolve();
+      });
+    });
+  }
+
+  async stop() {
+    const server = this.process;
+    if (!server || server.exitCode !== null) return;
+    await new Promise((resolve) => {
+      server.once("exit", resolve);
+      server.kill("SIGKILL");
+    });
+  }
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+describe("a Redis that stops mid-run", () => {
+  let redis: OwnRedis;
+  let counter: WindowCounter;
+  let api: ConsumerApi;
+  beforeAll(async () => {
+    redis = await OwnRedis.start();
+    counter = redisWindowCounter(redis.url);
+    api = await openConsumerApi({
+      rateLimits: counter,
+      anonymousLimits: { perSourcePerMinute: 100, platformPerMinute: 100 },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await api?.close();
+    await counter?.close();
+    await redis?.stop();
+  });
+
+  it("refuses keyed and anonymous reads with 503 RATE_LIMIT_UNAVAILABLE, then recovers", async () => {
+    const { apiKey } = await api.aConsumer({ rateLimitPerMinute: 100, dailyQuota: 1000 });
+    ok(await api.read(fixtures, { key: apiKey }));
+    ok(await api.read(fixtures));
+
+    await redis.stop();
+    for (const res of [await api.read(fixtures, { key: apiKey }), await api.read(fixtures)]) {
+      expectError(res, 503, "RATE_LIMIT_UNAVAILABLE");
+      expect(res.headers.has("x-quota-remaining")).toBe(false);
+    }
+    // The application routes do not depend on it.
+    expect((await api.api.get("/api/v1/admin/api-consumers", { token: api.admin.token })).status).toBe(200);
+
+    await redis.start();
+    let recovered: ApiResponse | undefined;
+    for (let attempt = 0; attempt < 50 && recovered?.status !== 200; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      recovered = await api.read(fixtures, { key: apiKey });
+    }
+    ok(recovered as ApiResponse);
+    ok(await api.read(fixtures));
+  }, 30_000);
+});
