@@ -11,6 +11,18 @@ const urlWithScheme = (name: string, schemes: readonly string[]) =>
       message: `${name} must be a URL starting with ${schemes.map((s) => `${s}://`).join(" or ")}`,
     });
 
+/** A browser origin (scheme, host, port), spelled as an Origin header spells it. */
+const origin = (name: string) =>
+  urlWithScheme(name, ["https", "http"])
+    .refine(
+      (value) => {
+        const { pathname, search, hash } = new URL(value);
+        return pathname === "/" && !search && !hash;
+      },
+      { message: `${name} must be an origin: scheme, host and port only, e.g. https://app.example` },
+    )
+    .transform((value) => new URL(value).origin);
+
 const perMinute = (name: string, fallback: number) =>
   z.coerce
     .number({ message: `${name} must be a whole number` })
@@ -61,7 +73,7 @@ const settingsSchema = z.object({
         .map((origin) => origin.trim())
         .filter(Boolean),
     )
-    .pipe(z.array(urlWithScheme("Each of CORS_ORIGINS", ["https", "http"])))
+    .pipe(z.array(origin("Each of CORS_ORIGINS")))
     .default([]),
 });
 

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, MiddlewareHandler } from "hono";
-import { findActiveKey } from "../consumers/queries.js";
+import { routePath } from "hono/route";
+import { parseApiKey } from "../consumers/api-key.js";
+import { type ActiveKey, findActiveKey } from "../consumers/queries.js";
 import type { Admission } from "../limits/fixed-window.js";
 import type { AppDependencies } from "./app.js";
 import { ApiError } from "./errors.js";
@@ -16,9 +18,6 @@ import { countRequest, quotaHeaders, rateLimitExceeded, rateLimitHeaders, retryA
  * Keys authorise nothing else: the application routes look at bearer tokens only.
  */
 
-/** The consumer a valid key selected, with its policy. */
-export type KeyHolder = { consumerId: number; keyId: number; rateLimitPerMinute: number; dailyQuota: number };
-
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 const CONSUMER = "consumer";
@@ -27,20 +26,48 @@ export const API_KEY_HEADER = "X-API-Key";
 const keyRefused = () => new ApiError("API_KEY_UNAUTHORIZED", "A valid API key is required in the X-API-Key header");
 
 /**
- * The holder of the request's key. One message for a malformed, unknown or revoked key, so
- * a caller learns nothing about which. Memoised until the read models change (a revocation
- * is such a change) under a hash of the key, so no key is held; a plain SHA-256 suffices for
- * that (keys are 256-bit random) and costs a fraction of the keyed digest.
+ * The holder of the request's key, or undefined for a malformed, unknown or revoked one.
+ * Only holders are memoised, until the read models change (a revocation is such a change):
+ * a miss is never kept, so made-up keys cannot crowd the shared memo. The memo is keyed by a
+ * hash of the key, so no key is held; a plain SHA-256 suffices (keys are 256-bit random)
+ * and costs a fraction of the keyed digest.
  */
-async function holderOf(deps: AppDependencies, rawKey: string): Promise<KeyHolder> {
-  const { sql, secret } = deps;
+async function holderOf(deps: AppDependencies, rawKey: string): Promise<ActiveKey | undefined> {
+  const { sql, secret, watch } = deps;
   if (!sql || !secret) throw new Error("keyed reads need the read models and the server secret");
-  const lookup = () => findActiveKey(sql, secret, rawKey);
-  const holder = deps.watch
-    ? await deps.watch.value(`api-key:${createHash("sha256").update(rawKey).digest("base64url")}`, lookup)
-    : await lookup();
-  if (!holder) throw keyRefused();
-  return holder;
+  if (parseApiKey(rawKey) === undefined) return undefined;
+  if (!watch) return findActiveKey(sql, secret, rawKey);
+  const memoKey = `api-key:${createHash("sha256").update(rawKey).digest("base64url")}`;
+  return watch
+    .value(memoKey, async () => {
+      const holder = await findActiveKey(sql, secret, rawKey);
+      if (!holder) throw NO_HOLDER;
+      return holder;
+    })
+    .catch((error: unknown) => {
+      if (error === NO_HOLDER) return undefined;
+      throw error;
+    });
+}
+/** Thrown inside the memo so that a miss is not memoised. */
+const NO_HOLDER = Symbol("no key holder");
+
+/**
+ * 401 for a key that is not valid: one message whatever was wrong with it, so a caller learns
+ * nothing about which. Where anonymous reads are limited, such refusals are counted per
+ * source like them (in a window of their own), so guessing keys is no way around the limits:
+ * past the source's limit the answer is 429.
+ */
+async function refuseKey(deps: AppDependencies, c: Context): Promise<never> {
+  const { anonymousLimits } = deps;
+  if (anonymousLimits) {
+    const now = Date.now();
+    const key = `refused-key:${sourceOf(deps, c)}`;
+    const limit = anonymousLimits.perSourcePerMinute;
+    const [admission] = (await countRequest(deps, c, [{ key, windowMs: MINUTE_MS, limit }], now)) as [Admission];
+    if (!admission.allowed) throw rateLimitExceeded(admission, MINUTE_MS, now);
+  }
+  throw keyRefused();
 }
 
 /**
@@ -49,7 +76,7 @@ async function holderOf(deps: AppDependencies, rawKey: string): Promise<KeyHolde
  * answer, refusals included, is counted in the consumer's usage telemetry.
  */
 async function keyed(deps: AppDependencies, c: Context, next: () => Promise<void>, rawKey: string) {
-  const holder = await holderOf(deps, rawKey);
+  const holder = (await holderOf(deps, rawKey)) ?? (await refuseKey(deps, c));
   const now = Date.now();
   let status = 500;
   try {
@@ -83,7 +110,7 @@ async function keyed(deps: AppDependencies, c: Context, next: () => Promise<void
       keyId: holder.keyId,
       at: new Date(now),
       method: c.req.method,
-      routePath: c.req.routePath,
+      routePath: routePath(c),
       status,
     });
   }
@@ -120,10 +147,9 @@ const peerAddress = (c: Context) => {
  * Retry-After; nothing else about limits, and no telemetry.
  */
 async function anonymous(deps: AppDependencies, c: Context, next: () => Promise<void>) {
-  const { anonymousLimits, secret } = deps;
+  const { anonymousLimits } = deps;
   if (!anonymousLimits) return next();
-  if (!secret) throw new Error("anonymous limits need the server secret");
-  const source = secret.digest("client-address", clientAddress(c, deps.trustedProxyHops ?? 0));
+  const source = sourceOf(deps, c);
   const now = Date.now();
   const admissions = await countRequest(
     deps,
@@ -139,6 +165,12 @@ async function anonymous(deps: AppDependencies, c: Context, next: () => Promise<
   return next();
 }
 
+/** The client's address as limits know it: keyed by the server secret, so no address is kept. */
+function sourceOf(deps: AppDependencies, c: Context): string {
+  if (!deps.secret) throw new Error("createApp gives every app a server secret");
+  return deps.secret.digest("client-address", clientAddress(c, deps.trustedProxyHops ?? 0));
+}
+
 /** Middleware of a canonical read: keyed when X-API-Key is sent, anonymous otherwise. */
 export const canonicalReadAccess =
   (deps: AppDependencies): MiddlewareHandler =>
@@ -152,13 +184,12 @@ export const requireConsumer =
   (deps: AppDependencies): MiddlewareHandler =>
   (c, next) => {
     const rawKey = c.req.header(API_KEY_HEADER);
-    if (rawKey === undefined) throw keyRefused();
-    return keyed(deps, c, next, rawKey);
+    return rawKey === undefined ? refuseKey(deps, c) : keyed(deps, c, next, rawKey);
   };
 
 /** The consumer `requireConsumer` (or a keyed canonical read) admitted. */
-export function consumerOf(c: Context): KeyHolder {
-  const holder = c.get(CONSUMER as never) as KeyHolder | undefined;
+export function consumerOf(c: Context): ActiveKey {
+  const holder = c.get(CONSUMER as never) as ActiveKey | undefined;
   if (!holder) throw new Error(`no consumer: ${c.req.path} is not behind requireConsumer`);
   return holder;
 }

@@ -71,8 +71,8 @@ export function createApp(given: AppDependencies, routes: readonly RouteRegistra
   const app = createRouter();
   app.use(requestId());
   app.use(requestLog(deps.logger));
-  if (deps.corsOrigins?.length) app.use("/api/v1/*", browserAccess(deps.corsOrigins));
   app.use("/api/v1/*", apiVersion);
+  if (deps.corsOrigins?.length) app.use("/api/v1/*", browserAccess(deps.corsOrigins));
   app.use(limitBodies);
 
   for (const register of routes) register(app, deps);

@@ -27,23 +27,32 @@ return counts
 
 /**
  * The Redis adapter: windows shared by every API instance, one round trip per hit. Like the
- * cache it fails fast (250 ms per command, also while queued for a connection, over at most
- * one reconnection), but here a failure is LimitUnavailable: nothing may be admitted uncounted.
+ * cache it fails fast (250 ms per command), but here a failure is LimitUnavailable: nothing
+ * may be admitted uncounted.
+ *
+ * A request refused for want of Redis must not be counted later either (a 503 consumes no
+ * quota), so no command is ever queued or resent: a hit waits (up to the timeout) for a ready
+ * connection and only then sends its script. One that reached Redis but answered too late
+ * still counts: Redis ran it, and nothing can tell.
  */
 export const redisWindowCounter = (
   url: string,
   options: { commandTimeoutMs?: number; prefix?: string } = {},
 ): WindowCounter => {
   const prefix = options.prefix ?? "limit";
+  const timeoutMs = options.commandTimeoutMs ?? 250;
   const client = new Redis(url, {
-    maxRetriesPerRequest: 1,
-    commandTimeout: options.commandTimeoutMs ?? 250,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
+    commandTimeout: timeoutMs,
     connectTimeout: 2000,
     // Keep reconnecting in the background, at most every 2 s; requests are refused meanwhile.
     retryStrategy: (times) => Math.min(times * 200, 2000),
   });
   // Errors surface on the commands; an unhandled 'error' event would crash the process.
   client.on("error", () => {});
+  const ready = () => (client.status === "ready" ? undefined : readyWithin(client, timeoutMs));
 
   return {
     kind: "redis",
@@ -58,6 +67,7 @@ export const redisWindowCounter = (
       ]);
       let counts: unknown;
       try {
+        await ready();
         counts = await client.eval(HIT_SCRIPT, windows.length, ...ends.map((e) => e.id), ...args);
       } catch (error) {
         throw new LimitUnavailable(error);
@@ -72,3 +82,18 @@ export const redisWindowCounter = (
     },
   };
 };
+
+/** Resolves once `client` is ready, rejects when it is not within `timeoutMs`. */
+function readyWithin(client: Redis, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      client.off("ready", onReady);
+      reject(new Error(`Redis not ready within ${timeoutMs} ms (${client.status})`));
+    }, timeoutMs);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    client.once("ready", onReady);
+  });
+}

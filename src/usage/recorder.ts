@@ -71,6 +71,7 @@ export class UsageRecorder {
 
   /** Flushes every `flushEveryMs` until `close`, without keeping the process alive. */
   start(): void {
+    if (this.timer) return;
     const tick = () => {
       this.timer = setTimeout(() => void this.flush().finally(() => this.timer && tick()), this.flushEveryMs);
       this.timer.unref();

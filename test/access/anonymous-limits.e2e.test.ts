@@ -119,7 +119,11 @@ describe("CORS", () => {
       expect(res.status).toBe(204);
       expect(res.headers.get("access-control-allow-origin")).toBe("https://scores.example");
       expect(res.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("x-api-key");
+      expect(res.headers.get("api-version")).toBe("v1");
     }
+    // The preflights came from the in-process source; it still has its whole limit (3).
+    for (let i = 0; i < 3; i++) ok(await api.read("/api/v1/fixtures"));
+    expectError(await api.read("/api/v1/fixtures"), 429, "RATE_LIMIT_EXCEEDED");
     const { apiKey } = await api.aConsumer();
     const res = await api.read("/api/v1/fixtures", { key: apiKey, headers: { origin: "https://scores.example" } });
     ok(res);

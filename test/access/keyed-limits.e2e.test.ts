@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { ReadModelWatch } from "../../src/projections/watch.js";
 import { expectError, expectUnauthorized } from "../support/account-api.js";
 import { type ConsumerApi, header, limitHeaders, openConsumerApi } from "../support/consumer-api.js";
 import type { ApiResponse } from "../support/contract.js";
@@ -16,7 +17,7 @@ const DAY = 86_400_000;
 let api: ConsumerApi;
 beforeAll(async () => {
   // Anonymous reads are limited too, tightly, so a key that fell back to anonymous would show.
-  api = await openConsumerApi({ anonymousLimits: { perSourcePerMinute: 1, platformPerMinute: 1 } });
+  api = await openConsumerApi({ anonymousLimits: { perSourcePerMinute: 4, platformPerMinute: 4 } });
 }, 60_000);
 afterAll(() => api?.close());
 afterEach(() => {
@@ -163,6 +164,7 @@ describe("keys that are not valid", () => {
     const revoked = await api.aConsumer();
     await api.revoke(revoked.consumerId, revoked.keyId);
     const unknown = `${revoked.apiKey.slice(0, -4)}AAAA`;
+    clockAt(aMinuteEdge() + 1_000);
     const bodies = [
       await refusals("not-a-key"),
       await refusals(""),
@@ -171,8 +173,29 @@ describe("keys that are not valid", () => {
     ];
     expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
     expect(JSON.stringify(bodies[0])).not.toMatch(/revoked|unknown|consumer/i);
-    // The anonymous budget (1 a minute here) is untouched by all those refusals.
-    ok(await api.read(fixtures));
+    // Refusals count per source like anonymous reads (4 a minute here), so guessing keys is
+    // limited too ...
+    const guessing = await api.read(fixtures, { key: `${unknown.slice(0, -1)}B` });
+    expectError(guessing, 429, "RATE_LIMIT_EXCEEDED");
+    expect(limitHeaders(guessing)).toMatchObject({ "ratelimit-limit": "4", "ratelimit-remaining": "0" });
+    // ... but in a window of their own: the source's anonymous budget is untouched.
+    for (let i = 0; i < 4; i++) ok(await api.read(fixtures));
+  });
+
+  it("refuses a revoked key at once where key lookups are memoised, as the server memoises them", async () => {
+    const watch = new ReadModelWatch(api.db.sql);
+    watch.follow(api.world.runner);
+    await watch.start();
+    try {
+      const served = api.anotherInstance({ watch });
+      const { consumerId, keyId, apiKey } = await api.aConsumer();
+      ok(await api.read(fixtures, { key: apiKey, client: served }));
+      ok(await api.read(fixtures, { key: apiKey, client: served }));
+      await api.revoke(consumerId, keyId);
+      expectError(await api.read(fixtures, { key: apiKey, client: served }), 401, "API_KEY_UNAUTHORIZED");
+    } finally {
+      watch.close();
+    }
   });
 
   it("does not open an application route: a key is no bearer token", async () => {

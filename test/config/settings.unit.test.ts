@@ -62,7 +62,7 @@ describe("runtime settings", () => {
         ANONYMOUS_RATE_LIMIT_PER_MINUTE: "45",
         ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE: "900",
         TRUSTED_PROXY_HOPS: "2",
-        CORS_ORIGINS: " https://scores.example , http://localhost:5173,",
+        CORS_ORIGINS: " https://scores.example/ , http://localhost:5173,",
         SERVER_SECRET: "s".repeat(40),
       });
       expect(settings).toMatchObject({
@@ -80,11 +80,11 @@ describe("runtime settings", () => {
           ANONYMOUS_RATE_LIMIT_PER_MINUTE: "0",
           ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE: "lots",
           TRUSTED_PROXY_HOPS: "11",
-          CORS_ORIGINS: "scores.example",
+          CORS_ORIGINS: "https://scores.example/app",
           SERVER_SECRET: "short-secret",
         });
       expect(load).toThrow(
-        /SERVER_SECRET must be at least 32.*ANONYMOUS_RATE_LIMIT_PER_MINUTE must be between.*ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE must be a whole number.*TRUSTED_PROXY_HOPS must be between.*CORS_ORIGINS/,
+        /SERVER_SECRET must be at least 32.*ANONYMOUS_RATE_LIMIT_PER_MINUTE must be between.*ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE must be a whole number.*TRUSTED_PROXY_HOPS must be between.*CORS_ORIGINS must be an origin/,
       );
       expect(load).not.toThrow(/short-secret/);
     });

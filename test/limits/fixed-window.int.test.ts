@@ -97,6 +97,27 @@ describe.each([
       expect(midnight).toMatchObject({ allowed: true, remaining: 2, resetAt: Date.UTC(2026, 0, 3) });
     });
 
+    it("counts limits in turn and stops at the first that refuses: a refused minute costs no quota", async () => {
+      const now = Date.UTC(2026, 0, 4, 9, 30);
+      const limits = [
+        { key: "consumer:g", limit: 2, windowMs: MINUTE },
+        { key: "quota:g", limit: 10, windowMs: DAY },
+      ];
+      const first = await admitAll(counter, limits, now);
+      expect(first.map((a) => [a.allowed, a.remaining])).toEqual([
+        [true, 1],
+        [true, 9],
+      ]);
+      await admitAll(counter, limits, now);
+      for (let i = 0; i < 3; i++) {
+        const refused = await admitAll(counter, limits, now);
+        expect(refused).toHaveLength(1);
+        expect(refused[0]).toMatchObject({ allowed: false, remaining: 0 });
+      }
+      const nextMinute = await admitAll(counter, limits, now + MINUTE);
+      expect(nextMinute.map((a) => a.remaining)).toEqual([1, 7]); // 3 admitted of 10; the 3 refused cost nothing
+    });
+
     it("keeps a key's per-minute and per-day counts apart, even in the minute both start", async () => {
       const midnight = Date.UTC(2026, 0, 3);
       const perMinute = { limit: 2, windowMs: MINUTE };

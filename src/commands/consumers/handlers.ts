@@ -45,7 +45,7 @@ export async function issueConsumer(
   { ownerAccountId, settings }: { ownerAccountId: string; settings: ConsumerSettings },
   context: ConsumerContext,
 ): Promise<KeyOutcome> {
-  const key = newApiKey(secret);
+  const { raw, ...key } = newApiKey(secret);
   let consumerId = (await highestConsumerId(sql)) + 1;
   for (let attempt = 1; ; attempt++, consumerId++) {
     try {
@@ -55,7 +55,7 @@ export async function issueConsumer(
         ownerAccountId,
         context,
       );
-      return { ...result, apiKey: key.raw };
+      return { ...result, apiKey: raw };
     } catch (error) {
       if (!(error instanceof ConsumerIdTaken) || attempt >= MAX_ID_ATTEMPTS) throw error;
     }
@@ -69,9 +69,9 @@ export async function rotateKeys(
   { ownerAccountId, consumerId }: { ownerAccountId: string; consumerId: number },
   context: ConsumerContext,
 ): Promise<KeyOutcome> {
-  const key = newApiKey(secret);
+  const { raw, ...key } = newApiKey(secret);
   const result = await handle(store, { type: "RotateKeys", consumerId, ownerAccountId, key }, ownerAccountId, context);
-  return { ...result, apiKey: key.raw };
+  return { ...result, apiKey: raw };
 }
 
 /** Revokes one key of the owner's consumer; a revoked key stays revoked and nothing is appended. */
