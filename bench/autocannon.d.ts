@@ -1,6 +1,12 @@
 // autocannon ships no types; this covers the part of its programmatic API the benchmarks use.
 declare module "autocannon" {
-  type Options = { url: string; connections?: number; duration?: number; workers?: number };
+  type Options = {
+    url: string;
+    headers?: Record<string, string>;
+    connections?: number;
+    duration?: number;
+    workers?: number;
+  };
   type Result = {
     requests: { average: number };
     latency: { p50: number; p99: number };

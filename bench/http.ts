@@ -61,8 +61,8 @@ export function listen(fetch: (request: Request) => Response | Promise<Response>
  * The load generator runs in a worker thread so that it and the server (on this thread) each
  * have a core of the two; in one event loop they would measure each other.
  */
-export async function load(url: string, duration: number): Promise<Load> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration, workers: 1 });
+export async function load(url: string, duration: number, headers: Record<string, string> = {}): Promise<Load> {
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration, workers: 1 });
   if (result.errors || result.timeouts || result.non2xx) {
     throw new Error(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx responses`);
   }
@@ -74,30 +74,39 @@ export const withLatency = (m: Measurement, runs: readonly Load[]): Measurement 
   latencyMs: { p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) },
 });
 
-/**
- * One read route under load against the health route of the same server, alternating, as
- * the read benchmarks report it.
- */
-export async function againstHealth(
+/** A request to load: what it is called in the results, where it goes, with which headers. */
+export type Target = { label: string; url: string; headers?: Record<string, string> };
+
+/** One request under load against another, alternating runs, each warmed up first. */
+export async function compareLoads(
   benchmark: string,
   backend: string,
-  label: string,
-  url: string,
-  server: string,
+  subject: Target,
+  baseline: Target,
 ): Promise<Result> {
-  log(`${benchmark}: ${backend}: ${label}`);
-  await load(url, WARMUP_S);
+  log(`${benchmark}: ${backend}: ${subject.label}`);
+  await load(subject.url, WARMUP_S, subject.headers);
+  await load(baseline.url, WARMUP_S, baseline.headers);
   const runs = await alternate(
     REPETITIONS,
-    () => load(url, DURATION_S),
-    () => load(`${server}/api/v1/health`, DURATION_S),
+    () => load(subject.url, DURATION_S, subject.headers),
+    () => load(baseline.url, DURATION_S, baseline.headers),
   );
   const rate = (loads: Load[]) => loads.map((r) => r.requestsPerSecond);
   return {
     benchmark,
     backend,
-    subject: withLatency(measurement(label, "req/s", rate(runs.subject)), runs.subject),
-    baseline: withLatency(measurement("GET /api/v1/health, same app", "req/s", rate(runs.baseline)), runs.baseline),
+    subject: withLatency(measurement(subject.label, "req/s", rate(runs.subject)), runs.subject),
+    baseline: withLatency(measurement(baseline.label, "req/s", rate(runs.baseline)), runs.baseline),
     ratio: pairedRatio(rate(runs.subject), rate(runs.baseline)),
   };
 }
+
+/** One read route under load against the health route of the same server, as the read benchmarks report it. */
+export const againstHealth = (benchmark: string, backend: string, label: string, url: string, server: string) =>
+  compareLoads(
+    benchmark,
+    backend,
+    { label, url },
+    { label: "GET /api/v1/health, same app", url: `${server}/api/v1/health` },
+  );

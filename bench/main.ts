@@ -1,11 +1,13 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
+import { accessBenchmark } from "./access.js";
 import { appendBenchmark } from "./append.js";
 import { httpBenchmark } from "./http.js";
 import { importBenchmark } from "./import.js";
 import { projectionBenchmark } from "./projection.js";
 import { readsBenchmark } from "./reads.js";
 import { statisticsReadsBenchmark, statisticsRebuildBenchmark } from "./statistics.js";
+import { submissionsBenchmark } from "./submissions.js";
 import { log, type Measurement, postgresUrl, type Result } from "./support.js";
 
 const benchmarks: Record<string, () => Promise<Result[]>> = {
@@ -16,6 +18,8 @@ const benchmarks: Record<string, () => Promise<Result[]>> = {
   reads: readsBenchmark,
   "statistics-reads": statisticsReadsBenchmark,
   "statistics-rebuild": statisticsRebuildBenchmark,
+  submissions: submissionsBenchmark,
+  access: accessBenchmark,
 };
 
 const requested = process.argv.slice(2);

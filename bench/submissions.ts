@@ -1,0 +1,230 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { memoryCache } from "../src/cache/memory.js";
+import { bootstrapAdmin, ensureAccount } from "../src/commands/accounts/handlers.js";
+import type { Sql } from "../src/db/database.js";
+import type { Position } from "../src/event-store/port.js";
+import { createApp } from "../src/http/app.js";
+import { createLogger } from "../src/http/logging.js";
+import { apiRoutes } from "../src/http/routes.js";
+import { openIdentity } from "../src/identity/open.js";
+import { memoryWindowCounter } from "../src/limits/memory.js";
+import { FIXTURE_READ_MODELS } from "../src/submission-api/submissions.js";
+import type { FixtureBuilder } from "../test/support/cricket-builders.js";
+import { dismissalKinds } from "../test/support/cricket-builders.js";
+import { CricketWorld } from "../test/support/cricket-world.js";
+import { anOpenFixture, KINDS, submission, validEvents } from "../test/support/submission-events.js";
+import { listen } from "./http.js";
+import { alternate, log, measurement, median, onEachDatabase, pairedRatio, type Result } from "./support.js";
+
+const LATENCY_SAMPLES = Number(process.env.BENCH_SUBMISSION_SAMPLES ?? 30);
+const WORKERS = 8;
+const DURATION_MS = 5000;
+const REPETITIONS = 5;
+/** A sustained submission is one over, as a live scorer sends them. */
+const OVER = 6;
+/** Overs a fixture takes before a worker moves to a fresh one: two T20 innings' worth. */
+const OVERS_PER_FIXTURE = 40;
+/** Enough admins that none reaches the 30-a-minute submission limit during the run. */
+const ACCOUNTS = 600;
+
+/**
+ * Direct submissions end to end over HTTP on the real app: bearer token verified, one-pass
+ * checks against the fixture's stream and the read models, the atomic append, and the wait
+ * until the public reads show the events (the 201 is read-your-writes).
+ *
+ * - latency of a 1,000-event submission (p50/p99), against appending the same 1,000 events
+ *   to a fixture stream directly (the write alone);
+ * - sustained one-over submissions per second from 8 concurrent clients, against the same
+ *   clients appending one-over batches directly.
+ */
+export const submissionsBenchmark = (): Promise<Result[]> => onEachDatabase(measureSubmissions);
+
+async function measureSubmissions(sql: Sql, backend: string): Promise<Result[]> {
+  const dataDir = await mkdtemp(join(tmpdir(), "bench-submissions-"));
+  const world = new CricketWorld(sql);
+  const identity = await openIdentity({
+    dataDir,
+    authJwksUrl: undefined,
+    authIssuer: undefined,
+    authAudience: "authenticated",
+    authAdminUrl: undefined,
+    authAdminSecret: undefined,
+  });
+  const issuer = identity.devIssuer;
+  if (!issuer) throw new Error("the development issuer is required");
+  log(`submissions: ${backend}: ${ACCOUNTS} admins and the fixtures`);
+  const tokens: string[] = [];
+  for (let i = 0; i < ACCOUNTS; i++) {
+    const subject = `bench-admin-${randomUUID()}`;
+    await ensureAccount(world.store, { subject, displayName: subject }, { now: new Date() });
+    await bootstrapAdmin(world.store, subject, { now: new Date() });
+    tokens.push(await issuer.issueToken({ subject }));
+  }
+  const fixtures = Array.from({ length: LATENCY_SAMPLES * 2 + WORKERS * 80 }, () => anOpenFixture());
+  await world.given(dismissalKinds(...KINDS), ...fixtures);
+  world.runner.start();
+  const app = createApp(
+    {
+      logger: createLogger("silent"),
+      sql,
+      cache: memoryCache(),
+      identity,
+      store: world.store,
+      projections: world.runner,
+      rateLimits: memoryWindowCounter(),
+    },
+    apiRoutes,
+  );
+  const server = await listen(app.fetch, "/api/v1/submissions");
+  let account = 0;
+  let lastAppended: Position | undefined;
+  const post = async (body: unknown) => {
+    const started = performance.now();
+    const res = await fetch(server.url, {
+      method: "POST",
+      headers: { authorization: `Bearer ${tokens[account++ % tokens.length]}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (res.status !== 201) throw new Error(`submission answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+    return performance.now() - started;
+  };
+  const append = async (fixture: FixtureBuilder, events: ReturnType<typeof validEvents>) => {
+    const started = performance.now();
+    const { position } = await world.store.append(
+      fixture.stream,
+      events.map(({ ballNumber, ...e }) => ({
+        id: randomUUID(),
+        type: "DeliveryRecorded",
+        data: { ...e, ballNumber: ballNumber ?? null, submissionId: null },
+        metadata: { actor: "bench", occurredAt: new Date().toISOString(), schemaVersion: 1 },
+      })),
+      "any",
+    );
+    const elapsed = performance.now() - started;
+    lastAppended = position;
+    return elapsed;
+  };
+  // Untimed, after each baseline run: the runner projects the appended events too, and a
+  // submission made before it had would wait for them as well as for its own.
+  const settle = async () => {
+    if (lastAppended) await world.runner.waitFor(FIXTURE_READ_MODELS, lastAppended, 120_000);
+  };
+  try {
+    const settled: Append = async (fixture, events) => {
+      const elapsed = await append(fixture, events);
+      await settle();
+      return elapsed;
+    };
+    const latencyResult = await latency(fixtures.slice(0, LATENCY_SAMPLES * 2), post, settled);
+    const sustainedResult = await sustained(fixtures.slice(LATENCY_SAMPLES * 2), post, append, settle, backend);
+    return [latencyResult, sustainedResult].map((r) => ({ ...r, backend }));
+  } finally {
+    await server.close();
+    await world.runner.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+type Post = (body: unknown) => Promise<number>;
+type Append = (fixture: FixtureBuilder, events: ReturnType<typeof validEvents>) => Promise<number>;
+
+async function latency(fixtures: FixtureBuilder[], post: Post, append: Append): Promise<Omit<Result, "backend">> {
+  log(`submissions: ${LATENCY_SAMPLES} submissions of 1,000 events, each against a direct append`);
+  let next = 0;
+  const runs = await alternate(
+    LATENCY_SAMPLES,
+    () => {
+      const fixture = fixtures[next++] as FixtureBuilder;
+      return post(submission(fixture, validEvents(fixture, 1000)));
+    },
+    () => {
+      const fixture = fixtures[next++] as FixtureBuilder;
+      return append(fixture, validEvents(fixture, 1000));
+    },
+  );
+  return {
+    benchmark: "submissions",
+    subject: withPercentiles(measurement("POST /submissions, 1,000 events, to 201", "ms", runs.subject)),
+    baseline: withPercentiles(measurement("append of the same 1,000 events", "ms", runs.baseline)),
+    ratio: pairedRatio(runs.subject, runs.baseline),
+  };
+}
+
+async function sustained(
+  fixtures: FixtureBuilder[],
+  post: Post,
+  append: Append,
+  settle: () => Promise<void>,
+  backend: string,
+): Promise<Omit<Result, "backend">> {
+  log(
+    `submissions: ${backend}: ${WORKERS} clients sending one over at a time, ${REPETITIONS} × ${DURATION_MS / 1000} s`,
+  );
+  // Each client writes its own fixtures, moving to a fresh one after OVERS_PER_FIXTURE overs;
+  // the direct appends have fixtures of their own (they check nothing, so they go round them).
+  const split = (pool: FixtureBuilder[]) =>
+    Array.from({ length: WORKERS }, (_, w) => ({ fixtures: pool.filter((_, i) => i % WORKERS === w), overs: 0 }));
+  const submitted = split(fixtures.slice(0, WORKERS * 60));
+  const appended = split(fixtures.slice(WORKERS * 60));
+  const nextOver = (lane: { fixtures: FixtureBuilder[]; overs: number }, wrap: boolean) => {
+    const index = Math.floor(lane.overs / OVERS_PER_FIXTURE);
+    const fixture = lane.fixtures[wrap ? index % lane.fixtures.length : index];
+    if (!fixture) throw new Error("the benchmark ran out of fixtures");
+    const over = lane.overs++ % OVERS_PER_FIXTURE;
+    return {
+      fixture,
+      events: validEvents(fixture, OVER, { ordinal: over % 2, from: Math.floor(over / 2) * OVER + 1 }),
+    };
+  };
+  const run = async (lanes: ReturnType<typeof split>, send: Append, wrap = false) => {
+    const deadline = performance.now() + DURATION_MS;
+    const latencies: number[] = [];
+    await Promise.all(
+      lanes.map(async (lane) => {
+        while (performance.now() < deadline) {
+          const { fixture, events } = nextOver(lane, wrap);
+          latencies.push(await send(fixture, events));
+        }
+      }),
+    );
+    return { perSecond: latencies.length / (DURATION_MS / 1000), latencies };
+  };
+  const runs = await alternate(
+    REPETITIONS,
+    () => run(submitted, (fixture, events) => post(submission(fixture, events))),
+    async () => {
+      const result = await run(appended, append, true);
+      await settle();
+      return result;
+    },
+  );
+  const subject = runs.subject.map((r) => r.perSecond);
+  const baseline = runs.baseline.map((r) => r.perSecond);
+  return {
+    benchmark: "submissions",
+    subject: {
+      ...measurement(`POST /submissions of one over, ${WORKERS} clients`, "submissions/s", subject),
+      latencyMs: percentiles(runs.subject.flatMap((r) => r.latencies)),
+      extra: { "events/s": median(subject) * OVER },
+    },
+    baseline: {
+      ...measurement(`append of one over, ${WORKERS} clients`, "appends/s", baseline),
+      latencyMs: percentiles(runs.baseline.flatMap((r) => r.latencies)),
+    },
+    ratio: pairedRatio(subject, baseline),
+  };
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+};
+const percentiles = (values: number[]) => ({
+  p50: Math.round(percentile(values, 50) * 10) / 10,
+  p99: Math.round(percentile(values, 99) * 10) / 10,
+});
+const withPercentiles = <T extends { runs: number[] }>(m: T) => ({ ...m, latencyMs: percentiles(m.runs) });
