@@ -5,6 +5,7 @@ import { routePath } from "hono/route";
 import { parseApiKey } from "../consumers/api-key.js";
 import { type ActiveKey, findActiveKey } from "../consumers/queries.js";
 import type { Admission } from "../limits/fixed-window.js";
+import { sourceNetwork } from "../limits/source-network.js";
 import type { AppDependencies } from "./app.js";
 import { ApiError } from "./errors.js";
 import { countRequest, quotaHeaders, rateLimitExceeded, rateLimitHeaders, retryAfter } from "./rate-limits.js";
@@ -165,10 +166,10 @@ async function anonymous(deps: AppDependencies, c: Context, next: () => Promise<
   return next();
 }
 
-/** The client's address as limits know it: keyed by the server secret, so no address is kept. */
+/** The client's network as limits know it (see sourceNetwork), keyed by the server secret, so no address is kept. */
 function sourceOf(deps: AppDependencies, c: Context): string {
   if (!deps.secret) throw new Error("createApp gives every app a server secret");
-  return deps.secret.digest("client-address", clientAddress(c, deps.trustedProxyHops ?? 0));
+  return deps.secret.digest("client-address", sourceNetwork(clientAddress(c, deps.trustedProxyHops ?? 0)));
 }
 
 /** Middleware of a canonical read: keyed when X-API-Key is sent, anonymous otherwise. */

@@ -70,6 +70,13 @@ describe("anonymous canonical reads", () => {
     expectError(await from("2001:db8::1, 203.0.113.50"), 429, "RATE_LIMIT_EXCEEDED");
   });
 
+  it("counts an IPv6 client by its /64, so fresh addresses from one subscriber share a limit", async () => {
+    aFreshMinute();
+    for (const host of ["1", "2", "3"]) ok(await from(`2001:db8:0:7::${host}`));
+    expectError(await from("2001:db8:0:7:ffff::4"), 429, "RATE_LIMIT_EXCEEDED");
+    ok(await from("2001:db8:0:8::1"));
+  });
+
   it("limits nothing but the cricket-resource reads", async () => {
     aFreshMinute();
     for (let i = 0; i < 8; i++)
