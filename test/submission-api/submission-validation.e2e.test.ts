@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WindowCounter } from "../../src/limits/window-counter.js";
 import { expectError, expectUnauthorized } from "../support/account-api.js";
 import { aParticipant, type FixtureBuilder, type ParticipantBuilder } from "../support/cricket-builders.js";
+import { invalid, participant, sortedAs, type Where, withEvent } from "../support/submission-details.js";
 import {
   type Detail,
   details,
@@ -20,8 +21,6 @@ import {
  * errors before validation (JSON, size, authentication, role) and what an accepted
  * submission answers and retains. Each test submits to fresh fixtures.
  */
-
-type Where = { code: string; field: string; eventIndex?: number };
 
 /** Rate limiting is not under test here, and this file sends more than 30 submissions a minute. */
 const unlimited: WindowCounter = {
@@ -47,11 +46,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const located = (found: Detail[]): Where[] =>
   sortedAs(
     found.map(({ code, field, eventIndex }) => ({ code, field, ...(eventIndex === undefined ? {} : { eventIndex }) })),
-  );
-const sortedAs = (list: Where[]) =>
-  [...list].sort(
-    (a, b) =>
-      (a.eventIndex ?? -1) - (b.eventIndex ?? -1) || a.code.localeCompare(b.code) || a.field.localeCompare(b.field),
   );
 
 const streamOf = (fixture: FixtureBuilder) => api.world.store.readStream(fixture.stream);
@@ -79,23 +73,6 @@ async function expectAccepted(fixture: FixtureBuilder, events: SubmittedEvent[],
   expect(await publicIds(fixture)).toEqual([...alreadyThere, ...events.map((e) => e.eventId.toLowerCase())]);
   return (res.body as { data: Record<string, unknown> }).data;
 }
-
-/** A copy of `events` with event `index` changed by `change`. */
-function withEvent(events: SubmittedEvent[], index: number, change: (e: Record<string, unknown>) => void): unknown[] {
-  return events.map((e, i) => {
-    if (i !== index) return e;
-    const copy = structuredClone(e) as unknown as Record<string, unknown>;
-    change(copy);
-    return copy;
-  });
-}
-
-const invalid = (field: string, eventIndex?: number): Where => ({
-  code: "INVALID_FIELD",
-  field,
-  ...(eventIndex === undefined ? {} : { eventIndex }),
-});
-const participant = (field: string, eventIndex: number): Where => ({ code: "INVALID_PARTICIPANT", field, eventIndex });
 
 type Scene = {
   fixture: FixtureBuilder;

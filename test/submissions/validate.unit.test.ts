@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkCorrection, checkSubmission, type LedgerFacts } from "../../src/submissions/validate.js";
 import { evolveFixture, initialFixtureState } from "../../streams/fixture-state.js";
 import { aParticipant, type FixtureBuilder } from "../support/cricket-builders.js";
+import { invalid, participant, sortedAs, type Where, withEvent } from "../support/submission-details.js";
 import { anOpenFixture, KINDS, type SubmittedEvent, submission, validEvents } from "../support/submissions.js";
 
 /**
@@ -9,8 +10,6 @@ import { anOpenFixture, KINDS, type SubmittedEvent, submission, validEvents } fr
  * fixture folded from its builder's events), no database. Every expectation names exact
  * codes, fields and event indexes, so a check that is missing, misplaced or extra fails.
  */
-
-type Where = { code: string; field: string; eventIndex?: number };
 
 /** The fixture as its own stream stands: its builder's fixture events folded. */
 const stateOf = (fixture: FixtureBuilder) =>
@@ -52,12 +51,6 @@ function problems(body: unknown, facts: LedgerFacts): Where[] {
   );
 }
 
-const sortedAs = (details: Where[]) =>
-  [...details].sort(
-    (a, b) =>
-      (a.eventIndex ?? -1) - (b.eventIndex ?? -1) || a.code.localeCompare(b.code) || a.field.localeCompare(b.field),
-  );
-
 /** A fixture with two open innings and `count` valid events of its first. */
 function scene(count = 4) {
   const fixture = anOpenFixture();
@@ -71,14 +64,6 @@ function scene(count = 4) {
     facts: factsFor(fixture),
   };
 }
-
-const withEvent = (events: SubmittedEvent[], index: number, change: (e: Record<string, unknown>) => void) =>
-  events.map((e, i) => {
-    if (i !== index) return e;
-    const copy = structuredClone(e) as unknown as Record<string, unknown>;
-    change(copy);
-    return copy;
-  });
 
 describe("checkSubmission: a valid submission", () => {
   it("is accepted, normalised: event ids lower case, absent extras, wickets and substitute flags filled in", () => {
@@ -578,12 +563,6 @@ describe("checkCorrection", () => {
   });
 });
 
-function invalid(field: string, eventIndex?: number): Where {
-  return { code: "INVALID_FIELD", field, ...(eventIndex === undefined ? {} : { eventIndex }) };
-}
-function participant(field: string, eventIndex: number): Where {
-  return { code: "INVALID_PARTICIPANT", field, eventIndex };
-}
 function caughtBy(s: ReturnType<typeof scene>) {
   return { kind: "caught", playerOutId: s.batter(0), fielders: [{ participantId: s.fielder(1), substitute: false }] };
 }
