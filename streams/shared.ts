@@ -11,12 +11,22 @@ export const sourceId = z
   .string()
   .regex(/^[a-z][a-z0-9_-]*:[a-z][a-z_]*:.+$/, "expected <namespace>:<entityType>:<value>");
 
+/**
+ * Text the database can hold. PostgreSQL's text and jsonb refuse U+0000, and jsonb refuses
+ * an unpaired UTF-16 surrogate, yet JSON (`"\u0000"`, `"\ud800"`) and URLs (`%00`) carry both.
+ */
+const UNSTORABLE = /[\0\p{Cs}]/u;
+export const storable = (text: string): boolean => !UNSTORABLE.test(text);
+
 export const NAME_MAX_LENGTH = 200;
 export const name = z.string().trim().min(1).max(NAME_MAX_LENGTH);
 
-/** A name from outside (a provider's user-editable display name) trimmed and cut, on a code point, to what `name` holds. */
+/**
+ * A name from outside (a provider's user-editable display name) made storable (U+FFFD for
+ * what the database cannot hold), trimmed and cut, on a code point, to what `name` holds.
+ */
 export function fitName(text: string): string {
-  const trimmed = text.trim();
+  const trimmed = text.replace(new RegExp(UNSTORABLE, "gu"), "\ufffd").trim();
   if (trimmed.length <= NAME_MAX_LENGTH) return trimmed;
   let cut = "";
   for (const character of trimmed) {

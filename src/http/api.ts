@@ -1,12 +1,16 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { validationFailed } from "./validation.js";
+import { refuseUnstorable, validationFailed } from "./validation.js";
 
-/** A router whose request validation failures become VALIDATION_FAILED in the error envelope. */
+/**
+ * A router whose request validation failures become VALIDATION_FAILED in the error envelope,
+ * and whose validated input never holds text the database cannot store.
+ */
 export const createRouter = () =>
   new OpenAPIHono({
     defaultHook: (result) => {
-      if (!result.success)
-        throw validationFailed(result.target as Parameters<typeof validationFailed>[0], result.error);
+      const target = result.target as Parameters<typeof validationFailed>[0];
+      if (!result.success) throw validationFailed(target, result.error);
+      refuseUnstorable(target, result.data);
     },
   });
 

@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import { ApiError, type ErrorDetail } from "./errors.js";
+import { UNSTORABLE_MESSAGE, unstorablePaths } from "./storable-text.js";
 
 type Target = "json" | "query" | "param" | "header" | "form" | "cookie";
 
@@ -22,6 +23,29 @@ export function validationFailed(target: Target, error: z.ZodError): ApiError {
     target === "json" || target === "form" ? 422 : 400,
   );
 }
+
+/**
+ * Refuses input that passed its schema but holds text the database cannot store: a body or
+ * query as invalid, and a path as naming nothing, since no resource can have such an id.
+ */
+export function refuseUnstorable(target: Target, data: unknown): void {
+  const paths = unstorablePaths(data);
+  if (paths.length === 0) return;
+  if (target === "param") throw new ApiError("NOT_FOUND", "No such resource");
+  throw unstorableInput(
+    paths.map((path) => (target === "json" ? bodyLocation(path) : { field: path.join(".") || target })),
+    target === "json" || target === "form" ? 422 : 400,
+  );
+}
+
+/** VALIDATION_FAILED naming each place that holds text the database cannot store. */
+export const unstorableInput = (locations: Location[], status: 400 | 422 = 422) =>
+  new ApiError(
+    "VALIDATION_FAILED",
+    "The request holds text that cannot be stored",
+    locations.map((location) => ({ code: "INVALID_FIELD", message: UNSTORABLE_MESSAGE, ...location })),
+    status,
+  );
 
 export type Location = Pick<ErrorDetail, "field" | "eventIndex">;
 

@@ -8,6 +8,7 @@ import {
   jwtVerify,
 } from "jose";
 import { z } from "zod";
+import { storable } from "../../streams/shared.js";
 
 /** Why a bearer token was refused; logged and tested, never shown to the caller beyond the safe message. */
 export type InvalidTokenReason =
@@ -96,11 +97,11 @@ const MAX_TOKEN_LENGTH = 16_384;
 // Claims are read leniently: an odd optional claim drops to null instead of refusing the user.
 const optionalString = z.string().trim().min(1).nullable().catch(null);
 const claimsSchema = z.object({
-  // OIDC Core §2: at most 255 characters, and never blank.
+  // OIDC Core §2: at most 255 characters, and never blank; and text an account can store.
   sub: z
     .string()
     .max(255)
-    .refine((s) => s.trim() !== ""),
+    .refine((s) => s.trim() !== "" && storable(s)),
   role: z.string().optional().catch(undefined),
   is_anonymous: z.boolean().optional().catch(undefined),
   email: optionalString,

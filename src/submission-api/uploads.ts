@@ -1,6 +1,9 @@
 import type { Context } from "hono";
+import { storable } from "../../streams/shared.js";
 import { MAX_BODY_BYTES } from "../http/app.js";
 import { ApiError, type ErrorDetail } from "../http/errors.js";
+import { refuseUnstorableBody } from "../http/json-body.js";
+import { UNSTORABLE_MESSAGE } from "../http/storable-text.js";
 import { csvField, readCsvSubmission } from "../submissions/csv.js";
 
 /** The two kinds of file a submission may be uploaded as: extension, then the media type it must be sent as. */
@@ -32,6 +35,7 @@ export async function readUpload(c: Context): Promise<UploadedSubmission> {
   const file = await fileField(c);
   const filename = file.name.trim();
   if (filename.length === 0 || filename.length > 255) throw invalid("The file needs a name of 1 to 255 characters");
+  if (!storable(filename)) throw invalid(`The file's name: ${UNSTORABLE_MESSAGE}`);
   const extension = /\.[^.]*$/.exec(filename.toLowerCase())?.[0] ?? "";
   const mediaType = KINDS[extension as keyof typeof KINDS] as MediaType | undefined;
   if (!mediaType) throw invalid("The file must be a .json or a .csv file");
@@ -52,13 +56,17 @@ export async function readUpload(c: Context): Promise<UploadedSubmission> {
     // fixture and schema version (cells of rows) are missing and repeat that events are.
     if (!reading.body || reading.body.events.length === 0)
       throw new ApiError("VALIDATION_FAILED", "The upload is invalid; nothing was stored", reading.details, 422);
+    refuseUnstorableBody(reading.body, csvField);
     return { filename, mediaType, bytes, body: reading.body, details: reading.details, field: csvField };
   }
+  let body: unknown;
   try {
-    return { filename, mediaType, bytes, body: JSON.parse(text), details: [], field: (path) => path };
+    body = JSON.parse(text);
   } catch {
     throw invalid("The file is not valid JSON");
   }
+  refuseUnstorableBody(body);
+  return { filename, mediaType, bytes, body, details: [], field: (path) => path };
 }
 
 async function fileField(c: Context): Promise<File> {

@@ -1,5 +1,6 @@
 import { parse } from "csv-parse/sync";
 import type { ErrorDetail } from "../http/errors.js";
+import { MAX_EVENTS } from "./schema.js";
 
 /** The CSV upload's columns, in the order its header must name them (the events export writes the same). */
 export const CSV_COLUMNS = [
@@ -73,8 +74,9 @@ export function csvField(path: string): string {
 
 /**
  * Reads the text of an uploaded CSV submission into the shape of a JSON submission, leaving
- * the values' types and ranges to the submission validator. `body` is null only when the file
- * is not CSV or its header is wrong, as then no row can be read.
+ * the values' types and ranges to the submission validator. `body` is null when the file is
+ * not CSV or its header is wrong, as then no row can be read, and when it holds more rows
+ * than one submission may.
  */
 export function readCsvSubmission(text: string): CsvReading {
   let records: string[][];
@@ -93,6 +95,13 @@ export function readCsvSubmission(text: string): CsvReading {
   const [firstCells] = dataRows;
   if (firstCells === undefined) {
     return { body: { events: [] }, details: [invalid("events", "The file has a header but no event rows")] };
+  }
+
+  // Rows past the limit are not judged one by one: a megabyte of short rows would otherwise
+  // earn a detail each, and the answer would be fifty times the file.
+  if (dataRows.length > MAX_EVENTS) {
+    const message = `The file has ${dataRows.length} event rows; at most ${MAX_EVENTS} are accepted in one submission`;
+    return { body: null, details: [invalid("events", message)] };
   }
 
   const first = byColumn(firstCells);

@@ -82,6 +82,14 @@ describe("first sight", () => {
     expect(name).toMatch(/^é{150} (😀)+$/u); // cut between characters, never inside a surrogate pair
   });
 
+  it("keeps a display name holding what the database cannot store with U+FFFD in its place", async () => {
+    const res = await a.api.get(ME, {
+      token: await a.tokenFor(randomUUID(), { user_metadata: { name: "Jo\u0000 B \ud800" } }),
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(userOf(res.body).displayName).toBe("Jo\ufffd B \ufffd");
+  });
+
   it("never takes a role, request state or scope from the token's claims", async () => {
     const competition = await a.aRegisteredCompetition();
     const claims = {
@@ -172,6 +180,7 @@ describe("credentials that are refused with 401 and the Bearer challenge", () =>
     ],
     ["a subject longer than an account can hold", () => token({ sub: "s".repeat(300) })],
     ["a blank subject", () => token({ sub: "   " })],
+    ["a subject no account can store (U+0000)", () => token({ sub: "a\u0000b" })],
   ];
 
   it.each(cases)("%s", async (_, credentials) => {

@@ -120,6 +120,17 @@ describe("request bodies and validation", () => {
     );
   });
 
+  it("answers a valid body holding text the database cannot store with 422, naming each place", async () => {
+    const { api } = withProbes();
+    for (const name of ["a\u0000b", "\ud83d", "tail \udc00"]) {
+      const res = await api.post("/api/v1/probe", { name, events: [] });
+      expect(res.status, JSON.stringify(name)).toBe(422);
+      expect(res.body).toMatchObject({ error: { code: "VALIDATION_FAILED", details: [{ field: "name" }] } });
+    }
+    // A whole pair is a character like any other.
+    expect((await api.post("/api/v1/probe", { name: "\ud83c\udfcf", events: [] })).status).toBe(200);
+  });
+
   it("answers an invalid query parameter with 400 VALIDATION_FAILED naming it", async () => {
     const { api } = withProbes();
     const res = await api.post("/api/v1/probe?limit=0", { name: "x", events: [] });

@@ -351,6 +351,26 @@ describe("a correction", () => {
         { ...valid, fixtureId: other.fixture.id },
         [{ code: "INVALID_FIELD", field: "fixtureId" }],
       ],
+      [
+        "a NUL character in the reason",
+        { ...valid, reason: "no\u0000ball" },
+        [{ code: "INVALID_FIELD", field: "reason" }],
+      ],
+      [
+        "an unpaired surrogate in the reason and a NUL in a substitute fielder's id",
+        {
+          ...valid,
+          reason: "replay \udc00",
+          event: {
+            ...valid.event,
+            wickets: [{ ...wicket, fielders: [{ participantId: "x\u0000", substitute: true }] }],
+          },
+        },
+        [
+          { code: "INVALID_FIELD", field: "reason" },
+          { code: "INVALID_FIELD", field: "event.wickets.0.fielders.0.participantId" },
+        ],
+      ],
     ];
     const streamLength = (await streamOf(fixture.id)).length;
     for (const [what, body, expected] of cases) {

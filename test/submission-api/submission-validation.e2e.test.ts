@@ -243,6 +243,27 @@ describe("one detail per code and field path; nothing stored, and the same event
       [participant("wickets.0.fielders.0.participantId", 3)],
     ],
     [
+      "a NUL character in the fixture id (reported alone: nothing is looked up with it)",
+      (s) => ({
+        ...submission(
+          s.fixture,
+          withEvent(s.events, 1, (e) => delete e.strikerId),
+        ),
+        fixtureId: "a\u0000b",
+      }),
+      [invalid("fixtureId")],
+    ],
+    [
+      "an unpaired surrogate in a substitute fielder's id and a NUL in a dismissal kind",
+      (s) =>
+        withEvent(s.events, 3, (e) => {
+          e.wickets = [
+            { ...caught(s), kind: "caught\u0000", fielders: [{ participantId: "\ud800", substitute: true }] },
+          ];
+        }),
+      [invalid("wickets.0.kind", 3), invalid("wickets.0.fielders.0.participantId", 3)],
+    ],
+    [
       "a dismissal kind outside the vocabulary (exact match)",
       (s) => withEvent(s.events, 3, (e) => (e.wickets = [{ ...caught(s), kind: "Caught" }])),
       [{ code: "UNKNOWN_DISMISSAL_KIND", field: "wickets.0.kind", eventIndex: 3 }],

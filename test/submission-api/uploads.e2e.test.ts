@@ -326,6 +326,29 @@ describe("submission uploads", () => {
       expect(found.length).toBeLessThan(5);
       await expectNothingStored(fixture);
     });
+
+    it("answers more rows than a submission holds with one detail, not one per faulty row", async () => {
+      const found = details(await upload(`${csv([])}${"x\n".repeat(5000)}`, "short-rows.csv", "text/csv"));
+      expect(found).toEqual([expect.objectContaining({ code: "INVALID_FIELD", field: "events" })]);
+      expect(found[0]?.message).toContain("5000 event rows");
+    });
+
+    it("refuses NUL characters in cells, naming their columns and rows, before anything is looked up", async () => {
+      const fixture = await api.aFixtureToSubmitTo();
+      const [first, second] = validEvents(fixture, 2) as [SubmittedEvent, SubmittedEvent];
+      // The first row's fixture id is the submission's: reported once, without a row.
+      const text = csv([
+        row(fixture, first, { fixtureId: `${fixture.id}\u0000` }),
+        row(fixture, second, { fixtureId: `${fixture.id}\u0000`, bowlerId: "\u0000", runsExtras: "\u0000" }),
+      ]);
+      const found = details(await upload(text, "nul.csv", "text/csv"));
+      expect(found.map(({ field, eventIndex }) => ({ field, eventIndex }))).toEqual([
+        { field: "fixtureId", eventIndex: undefined },
+        { field: "bowlerId", eventIndex: 1 },
+        { field: "runsExtras", eventIndex: 1 },
+      ]);
+      await expectNothingStored(fixture);
+    });
   });
 
   describe("JSON", () => {
@@ -432,6 +455,17 @@ describe("submission uploads", () => {
         token: admin.token,
       });
       expect(details(res)).toEqual([expect.objectContaining({ field: "file" })]);
+      await expectNothingStored(fixture);
+    });
+
+    it("refuses a file whose name or JSON holds a NUL character or an unpaired surrogate", async () => {
+      const fixture = await api.aFixtureToSubmitTo();
+      const named = details(await upload(validCsv(fixture), "events\u0000.csv", "text/csv"));
+      expect(named).toEqual([expect.objectContaining({ code: "INVALID_FIELD", field: "file" })]);
+      const body = submission(fixture, validEvents(fixture, 3));
+      const json = JSON.stringify({ ...body, fixtureId: "\ud800" });
+      const held = details(await upload(json, "events.json", "application/json"));
+      expect(held).toEqual([expect.objectContaining({ code: "INVALID_FIELD", field: "fixtureId" })]);
       await expectNothingStored(fixture);
     });
 
