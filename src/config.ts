@@ -175,6 +175,11 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       return SECRET_KEYS.has(key) ? issue.message : `${issue.message} (got ${JSON.stringify(present[key])})`;
     }),
     ...identityProblems(present),
+    ...(present.REDIS_URL && !present.SERVER_SECRET
+      ? [
+          "SERVER_SECRET is required with REDIS_URL: the instances sharing one Redis must key API-key and client digests alike, or a key issued on one fails on the others",
+        ]
+      : []),
   ];
   if (!parsed.success || problems.length > 0) throw new InvalidSettings(`Invalid settings: ${problems.join("; ")}`);
   const s = parsed.data;

@@ -33,10 +33,6 @@ async function main() {
   const identity = await openIdentity(settings);
   const rateLimits = openWindowCounter(settings.redisUrl);
   const secret = await openServerSecret(settings);
-  if (settings.redisUrl && !settings.serverSecret)
-    logger.warn(
-      "REDIS_URL is set but SERVER_SECRET is not: every instance keys its digests with its own DATA_DIR secret, so keys issued on one fail on the others and each counts anonymous clients apart; set one SERVER_SECRET for all",
-    );
   const usage = new UsageRecorder(runtime.db.sql, logger);
   usage.start();
   const stopUsageCleanup = scheduleUsageCleanup(runtime.db.sql, logger);

@@ -12,7 +12,7 @@ import { accountIdForSubject, accountStream } from "../../streams/account.js";
 const run = promisify(execFile);
 const cricket = (dataDir: string, ...args: string[]) =>
   run(process.execPath, ["bin/cricket.js", ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", EVENTSTORE_URL: "" },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "", EVENTSTORE_URL: "" },
   });
 
 describe("cricket admin promote", () => {

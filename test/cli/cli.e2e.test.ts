@@ -11,7 +11,7 @@ import { anEvent } from "../support/events.js";
 const run = promisify(execFile);
 const cricket = (dataDir: string, ...args: string[]) =>
   run(process.execPath, ["bin/cricket.js", ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", EVENTSTORE_URL: "" },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "", EVENTSTORE_URL: "" },
   });
 
 type Status = { projector: string; state: string; generation?: number; eventsApplied?: number }[];

@@ -30,6 +30,7 @@ describe("runtime settings", () => {
       DATA_DIR: "/var/lib/cricket",
       DATABASE_URL: "postgres://app@db:5432/cricket",
       REDIS_URL: "redis://cache:6379",
+      SERVER_SECRET: "s".repeat(40),
       EVENTSTORE_URL: "kurrentdb://events:2113?tls=false",
       LOG_LEVEL: "warn",
       PROJECTORS: "off",
@@ -72,6 +73,15 @@ describe("runtime settings", () => {
       });
       expect(settings.serverSecret?.reveal()).toBe("s".repeat(40));
       expect(JSON.stringify(settings)).not.toContain("sss");
+    });
+
+    it("requires SERVER_SECRET with REDIS_URL: instances sharing limits must digest keys alike", () => {
+      expect(() => loadSettings({ REDIS_URL: "redis://cache:6379" })).toThrow(
+        /SERVER_SECRET is required with REDIS_URL/,
+      );
+      expect(loadSettings({ REDIS_URL: "redis://cache:6379", SERVER_SECRET: "s".repeat(32) }).redisUrl).toBe(
+        "redis://cache:6379",
+      );
     });
 
     it("names every invalid one, never echoing the secret", () => {
