@@ -1,7 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { consumerStream } from "../../streams/consumer.js";
 import { issueConsumer, type KeyOutcome, revokeKey, rotateKeys } from "../commands/consumers/handlers.js";
-import { type ConsumerView, findOwnedConsumer, listOwnedConsumers } from "../consumers/queries.js";
+import { type ConsumerView, listOwnedConsumers } from "../consumers/queries.js";
+import { consumerFromStream } from "../consumers/stream-view.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import {
@@ -219,15 +221,15 @@ export function registerAdminConsumers(app: Router, deps: AppDependencies) {
   app.use(`${COLLECTION}/:consumerId/keys/*`, admin);
 
   /**
-   * Waits for the read model, then answers with the consumer as it shows it and the raw key,
-   * uncached. Should the read model still lag after the bounded wait, the answer is a 500:
-   * the command stands, and rotating gives the owner a key that works.
+   * Answers with the raw key, uncached, and the consumer as its stream now says: the one
+   * answer that shows the key must not fail because the read model is late. The wait before
+   * it is for the caller's next read (the list), as for every command.
    */
   async function withKey<S extends 200 | 201>(c: Context, outcome: KeyOutcome, status: S) {
+    const { store } = application(deps);
     await settled(application(deps), outcome, READ_MODELS);
-    const consumer = await findOwnedConsumer(sql(), callerOf(c).account.accountId, outcome.consumerId);
-    if (!consumer || consumer.revision < outcome.nextRevision)
-      throw new Error(`the consumers read model has not caught up with consumer ${outcome.consumerId}`);
+    const consumer = consumerFromStream(await store.readStream(consumerStream(outcome.consumerId)));
+    if (!consumer) throw new Error(`consumer ${outcome.consumerId} has no stream after its command`);
     c.header("Cache-Control", "no-store");
     return c.json({ data: { ...toApi(consumer), apiKey: outcome.apiKey } }, status);
   }

@@ -58,6 +58,7 @@ export class ProjectionRunner {
 
   /** Starts one live loop per projector; a projector whose code version moved on is rebuilt first, while its old tables keep serving. */
   start(): void {
+    this.stopping = false;
     const unsubscribe = this.store.onAppend(() => this.wake.emit("wake"));
     this.loops = this.projectors.map((p) => this.live(p));
     this.loops.push(new Promise<void>((resolve) => this.wake.once("stop", resolve)).then(() => unsubscribe()));

@@ -230,6 +230,39 @@ describe("rotating keys", () => {
   });
 });
 
+describe("while the read model lags", () => {
+  it("issue and rotation still show the key once, with the consumer as its stream says", async () => {
+    // An instance that does not wait for the read models, and no projector running at all.
+    const lagging = a.anotherInstance({ projections: undefined });
+    await a.world.runner.stop();
+    let issued: WithKey;
+    let rotated: WithKey;
+    try {
+      issued = dataOf<WithKey>(await lagging.post(COLLECTION, { name: "Late" }, { token: admin.token }), 201);
+      rotated = dataOf<WithKey>(
+        await lagging.post(`${COLLECTION}/${issued.consumerId}/keys/rotate`, undefined, { token: admin.token }),
+        200,
+      );
+    } finally {
+      a.world.runner.start();
+    }
+    expect(issued).toMatchObject({ name: "Late", rateLimitPerMinute: 60, dailyQuota: 10_000 });
+    expect(issued.keys).toEqual([
+      { keyId: 1, prefix: issued.apiKey.slice(0, 13), createdAt: issued.createdAt, revokedAt: null },
+    ]);
+    expect(rotated.keys).toEqual([
+      { ...issued.keys[0], revokedAt: expect.any(String) },
+      { keyId: 2, prefix: rotated.apiKey.slice(0, 13), createdAt: expect.any(String), revokedAt: null },
+    ]);
+    // Once the read model catches up it says the same, and only the rotated key works.
+    await a.world.catchUp();
+    const { apiKey: _, ...shown } = rotated;
+    expect((await everyConsumer()).find((c) => c.consumerId === issued.consumerId)).toEqual(shown);
+    expect(await keyLookup(issued.apiKey)).toBeUndefined();
+    expect(await keyLookup(rotated.apiKey)).toMatchObject({ consumerId: issued.consumerId, keyId: 2 });
+  });
+});
+
 describe("revoking a key", () => {
   it("stops the key at once, and again is 204 with nothing changed", async () => {
     const issued = await aConsumer();
