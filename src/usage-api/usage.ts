@@ -8,10 +8,17 @@ import type { AppDependencies } from "../http/app.js";
 import { bearerSecurity, callerOf, registerBearerScheme, requireCaller } from "../http/authentication.js";
 import { apiKeySecurity, registerApiKeyScheme } from "../http/canonical-reads.js";
 import { errorResponses } from "../http/errors.js";
-import { DEFAULT_LIMIT, integerParam, MAX_LIMIT } from "../http/pagination.js";
+import {
+  cursorParam,
+  DEFAULT_LIMIT,
+  integerParam,
+  keysetPage,
+  MAX_LIMIT,
+  paginationSchema,
+} from "../http/pagination.js";
 import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
 import { utcDate } from "../usage/dates.js";
-import { usageRows } from "../usage/queries.js";
+import { usageKey, usageRows } from "../usage/queries.js";
 import { DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS, usageWindow } from "../usage/window.js";
 
 /*
@@ -33,6 +40,7 @@ const query = z.strictObject({
   limit: integerParam(1, MAX_LIMIT, `Most rows, 1 to ${MAX_LIMIT}; ${DEFAULT_LIMIT} when absent.`, DEFAULT_LIMIT)
     .optional()
     .openapi({ default: DEFAULT_LIMIT }),
+  cursor: cursorParam,
 });
 
 const usageRowSchema = z
@@ -65,10 +73,11 @@ const usageSchema = z
         description: "Latest date first, then endpoint, then status class, ascending (byte order).",
       }),
       truncated: z.boolean().openapi({
-        description: "True when more rows match than `limit`: narrow the window or raise the limit to see them.",
+        description: "True when more rows follow this page: `pagination.nextCursor` continues after its last row.",
         example: false,
       }),
     }),
+    pagination: paginationSchema,
   })
   .openapi("ConsumerUsage");
 
@@ -132,21 +141,35 @@ export function registerUsage(app: Router, deps: AppDependencies) {
   registerApiKeyScheme(app);
   const sql = readModels(deps);
 
-  /** The answer of both routes. This process's buffered requests are written first, so a caller sees its own. */
-  async function usage(consumer: Policy, q: Query) {
-    const window = usageWindow(q, utcDate(new Date()));
-    const limit = q.limit ?? DEFAULT_LIMIT;
+  /**
+   * The answer of both routes, a page at a time. This process's buffered requests are written
+   * first, so a caller sees its own. A cursor is bound to the consumer and the window as asked
+   * (not as applied), so paging a default window across UTC midnight goes on where it was.
+   */
+  async function usage(consumer: Policy, { cursor, limit, ...asked }: Query) {
+    const window = usageWindow(asked, utcDate(new Date()));
     await deps.usage?.flush();
-    const rows = await usageRows(sql(), { consumerId: consumer.consumerId, ...window, limit: limit + 1 });
+    const page = await keysetPage({
+      scope: { operation: "consumerUsage", inputs: { consumerId: consumer.consumerId, ...asked } },
+      limit,
+      cursor,
+      key: z.tuple([z.string(), z.string(), z.string()]),
+      fetch: async (after, take) =>
+        (await usageRows(sql(), { consumerId: consumer.consumerId, ...window, limit: take, after })).map((row) => ({
+          item: row,
+          key: usageKey(row),
+        })),
+    });
     return {
       data: {
         consumerId: consumer.consumerId,
         ...window,
         dailyQuota: consumer.dailyQuota,
         rateLimitPerMinute: consumer.rateLimitPerMinute,
-        rows: rows.slice(0, limit),
-        truncated: rows.length > limit,
+        rows: page.data,
+        truncated: page.pagination.nextCursor !== null,
       },
+      pagination: page.pagination,
     };
   }
 

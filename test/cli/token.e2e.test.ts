@@ -11,7 +11,15 @@ import { signedInWithin } from "../../src/identity/verifier.js";
 const run = promisify(execFile);
 const cricket = (env: Record<string, string>, ...args: string[]) =>
   run(process.execPath, ["bin/cricket.js", ...args], {
-    env: { ...process.env, DATABASE_URL: "", REDIS_URL: "", EVENTSTORE_URL: "", AUTH_JWKS_URL: "", AUTH_ISSUER: "", ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      EVENTSTORE_URL: "",
+      AUTH_JWKS_URL: "",
+      AUTH_ISSUER: "",
+      ...env,
+    },
   });
 
 describe("cricket token", () => {

@@ -103,6 +103,22 @@ describe("GET /admin/api-consumers/{consumerId}/usage", () => {
     expect(usageOf(await adminUsage(consumer.consumerId, "?limit=3")).truncated).toBe(false);
   });
 
+  it("pages with a cursor, on either route, through every row once; a cursor of another window is 400", async () => {
+    const consumer = await aBusyConsumer();
+    const whole = usageOf(await adminUsage(consumer.consumerId, "?limit=100")).rows;
+    expect(whole.length).toBeGreaterThanOrEqual(3);
+    const first = await adminUsage(consumer.consumerId, "?limit=1");
+    const next = (first.body as { pagination: { limit: number; nextCursor: string } }).pagination;
+    expect(next).toEqual({ limit: 1, nextCursor: expect.any(String) });
+    const rest = await ownUsage(consumer.apiKey, `?limit=100&cursor=${next.nextCursor}`);
+    expect([...usageOf(first).rows, ...usageOf(rest).rows]).toEqual(whole);
+    expect((rest.body as { pagination: { nextCursor: string | null } }).pagination.nextCursor).toBeNull();
+
+    const yesterday = addDays(today(), -1);
+    const elsewhere = await adminUsage(consumer.consumerId, `?to=${yesterday}&cursor=${next.nextCursor}`);
+    expectError(elsewhere, 400, "VALIDATION_FAILED");
+  });
+
   it("refuses an invalid window or limit with 400 VALIDATION_FAILED naming the parameter", async () => {
     const { consumerId } = await api.aConsumer();
     const cases: [query: string, field: string][] = [

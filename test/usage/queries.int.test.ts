@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteExpiredUsage, scheduleUsageCleanup } from "../../src/usage/cleanup.js";
 import { addDays } from "../../src/usage/dates.js";
-import { usageRows } from "../../src/usage/queries.js";
+import { type UsageKey, usageKey, usageRows } from "../../src/usage/queries.js";
 import { UsageRecorder } from "../../src/usage/recorder.js";
 import { backends, type TestDatabase } from "../support/databases.js";
 import { memoryLogger } from "../support/logs.js";
@@ -61,6 +61,29 @@ for (const backend of backends()) {
           ["2026-03-03", "4xx"],
           ["2026-03-02", "2xx"],
         ]);
+      });
+    });
+
+    describe("usageRows after a key", () => {
+      it("continues strictly after it, across endpoints and dates, until every row was read once", async () => {
+        const consumerId = aConsumerId();
+        for (const date of ["2026-03-01", "2026-03-02"])
+          for (const routePath of ["/api/v1/fixtures", "/api/v1/Fixtures", "/api/v1/competitions"])
+            for (const status of [200, 404]) usage.record(aRequest(date, { consumerId, routePath, status }));
+        await usage.flush();
+        const window = { consumerId, from: "2026-03-01", to: "2026-03-02" };
+        const all = await usageRows(db.sql, { ...window, limit: 50 });
+        expect(all).toHaveLength(12);
+
+        const paged: typeof all = [];
+        let after: UsageKey | undefined;
+        for (;;) {
+          const page = await usageRows(db.sql, { ...window, limit: 5, after });
+          paged.push(...page);
+          if (page.length < 5) break;
+          after = usageKey(page.at(-1) as (typeof page)[number]);
+        }
+        expect(paged).toEqual(all);
       });
     });
 
