@@ -59,7 +59,7 @@ export async function findOwnedConsumer(
   consumerId: number,
 ): Promise<ConsumerView | undefined> {
   const rows = await sql<ConsumerRow[]>`
-    select * from api_consumer where consumer_id = ${consumerId} and owner_account_id = ${ownerAccountId}`;
+    select * from api_consumer where consumer_id = ${consumerId}::bigint and owner_account_id = ${ownerAccountId}`;
   return (await withKeys(sql, rows))[0];
 }
 

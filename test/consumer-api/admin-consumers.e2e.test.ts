@@ -336,7 +336,7 @@ describe("what other callers get", () => {
 });
 
 describe("ids in paths", () => {
-  it.each(["abc", "0", "-1", "1.5", "1e3", "0x1", "1234567890"])(
+  it.each(["abc", "0", "-1", "1.5", "1e3", "0x1", "1234567890123456"])(
     "refuses consumer id %s with 422 naming consumerId",
     async (id) => {
       for (const res of [await rotate(id), await revoke(id, 1)]) {
@@ -347,6 +347,16 @@ describe("ids in paths", () => {
       }
     },
   );
+
+  it("finds no consumer or key at ids past what the database stores, with the usual 404", async () => {
+    const issued = await aConsumer();
+    for (const huge of ["2147483648", "123456789012345"]) {
+      for (const res of [await rotate(huge), await revoke(huge, 1), await revoke(issued.consumerId, huge)])
+        expectError(res, 404, "NOT_FOUND");
+      const usage = await a.api.get(`${COLLECTION}/${huge}/usage`, { token: admin.token });
+      expectError(usage, 404, "NOT_FOUND");
+    }
+  });
 
   it.each(["abc", "0", "-2"])("refuses key id %s with 422 naming keyId", async (id) => {
     const res = await revoke(1, id);
