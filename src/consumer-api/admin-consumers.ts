@@ -221,14 +221,16 @@ export function registerAdminConsumers(app: Router, deps: AppDependencies) {
   app.use(`${COLLECTION}/:consumerId/keys/*`, admin);
 
   /**
-   * Answers with the raw key, uncached, and the consumer as its stream now says: the one
-   * answer that shows the key must not fail because the read model is late. The wait before
-   * it is for the caller's next read (the list), as for every command.
+   * Answers with the raw key, uncached, and the consumer as its stream says right after this
+   * command (a rotation racing it may have revoked the key since): the one answer that shows
+   * the key must not fail because the read model is late. The wait before it is for the
+   * caller's next read (the list), as for every command.
    */
   async function withKey<S extends 200 | 201>(c: Context, outcome: KeyOutcome, status: S) {
     const { store } = application(deps);
     await settled(application(deps), outcome, READ_MODELS);
-    const consumer = consumerFromStream(await store.readStream(consumerStream(outcome.consumerId)));
+    const stream = await store.readStream(consumerStream(outcome.consumerId));
+    const consumer = consumerFromStream(stream.filter((event) => event.revision <= outcome.nextRevision));
     if (!consumer) throw new Error(`consumer ${outcome.consumerId} has no stream after its command`);
     c.header("Cache-Control", "no-store");
     return c.json({ data: { ...toApi(consumer), apiKey: outcome.apiKey } }, status);

@@ -101,6 +101,47 @@ describe("per-minute limit of a consumer", () => {
   });
 });
 
+describe("rotation while the keys are in use", () => {
+  it("answers reads in flight 200 or refused, never lets a replaced key back in, and counts all in one window", async () => {
+    const watch = new ReadModelWatch(api.db.sql);
+    watch.follow(api.world.runner);
+    await watch.start();
+    try {
+      const served = api.anotherInstance({ watch }); // key lookups memoised, as the server does
+      const first = await api.aConsumer({ rateLimitPerMinute: 1000, dailyQuota: 10_000 });
+      // All of it within one UTC minute, on the real clock.
+      const untilNextMinute = MINUTE - (Date.now() % MINUTE);
+      if (untilNextMinute < 5_000) await new Promise((resolve) => setTimeout(resolve, untilNextMinute + 50));
+      const reads = (key: string) => Array.from({ length: 15 }, () => api.read(fixtures, { key, client: served }));
+      // Three rotations at once, each racing reads with the key of the moment before it.
+      const [during, rotations] = await Promise.all([
+        Promise.all(reads(first.apiKey)),
+        Promise.all([api.rotate(first.consumerId), api.rotate(first.consumerId), api.rotate(first.consumerId)]),
+      ]);
+      for (const res of during) expect([200, 401, 429], res.text).toContain(res.status);
+      const admittedDuring = during.filter((res) => res.status === 200).length;
+
+      // The rotations were serialised on the stream: keys 2, 3 and 4, and only the last is live.
+      expect(rotations.map((r) => r.keyId).sort()).toEqual([2, 3, 4]);
+      const live = rotations.find((r) => r.keyId === 4) as (typeof rotations)[number];
+      const replaced = [first, ...rotations.filter((r) => r !== live)];
+      const [stale, current] = await Promise.all([
+        Promise.all(replaced.flatMap((r) => reads(r.apiKey))),
+        Promise.all(reads(live.apiKey)),
+      ]);
+      // Replaced keys are refused (401, then 429 once the source has guessed too often).
+      for (const res of stale) expect([401, 429], res.text).toContain(res.status);
+      for (const res of current) ok(res);
+      // Every admitted request of the consumer, whichever key, came out of one minute window.
+      const remaining = current.map((res) => Number(header(res, "RateLimit-Remaining")));
+      expect(new Set(remaining).size).toBe(current.length);
+      expect(Math.min(...remaining)).toBe(1000 - admittedDuring - current.length);
+    } finally {
+      watch.close();
+    }
+  });
+});
+
 describe("daily quota of a consumer", () => {
   it("refuses past the quota with QUOTA_EXCEEDED and its headers until the next UTC day", async () => {
     const { apiKey } = await api.aConsumer({ rateLimitPerMinute: 100, dailyQuota: 4 });
