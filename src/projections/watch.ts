@@ -6,6 +6,8 @@ export type WatchOptions = {
   pollMs?: number;
   /** Most memoised values; past it the memo starts over. */
   maxEntries?: number;
+  /** Memoised values are served only this long after the last poll that succeeded (default 10 polls). */
+  maxStaleMs?: number;
 };
 
 /**
@@ -18,17 +20,21 @@ export type WatchOptions = {
  * stale here. Batches committed by other processes (a worker, `cricket projections rebuild`)
  * show as a new fingerprint of the active generations and their checkpoints, read every
  * `pollMs`: a replica serves values at most that much older than the projection, which
- * itself trails the log. While the fingerprint cannot be read, nothing is memoised.
+ * itself trails the log. While the fingerprint cannot be read, nothing is memoised, and a
+ * poll that hangs (a stalled database) stops the memo from answering after `maxStaleMs`: a
+ * revoked key is never accepted for long on a memo nobody can check.
  */
 export class ReadModelWatch {
   private readonly memo = new Map<string, unknown>();
   private epoch = 0;
   private fingerprint: string | undefined;
   private trusted = false;
+  private freshUntil = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly unfollow: (() => void)[] = [];
   private readonly pollMs: number;
   private readonly maxEntries: number;
+  private readonly maxStaleMs: number;
 
   constructor(
     private readonly sql: Sql,
@@ -36,6 +42,7 @@ export class ReadModelWatch {
   ) {
     this.pollMs = options.pollMs ?? 100;
     this.maxEntries = options.maxEntries ?? 10_000;
+    this.maxStaleMs = options.maxStaleMs ?? 10 * this.pollMs;
   }
 
   /** Starts polling; resolves once the first fingerprint is read (memoising starts then). */
@@ -55,11 +62,12 @@ export class ReadModelWatch {
 
   /** `compute()`'s value, memoised under `key` until the read models change. */
   async value<T>(key: string, compute: () => Promise<T>): Promise<T> {
-    if (this.memo.has(key)) return this.memo.get(key) as T;
+    const fresh = Date.now() <= this.freshUntil;
+    if (fresh && this.memo.has(key)) return this.memo.get(key) as T;
     const epoch = this.epoch;
     const value = await compute();
     // A value read while a batch committed may predate it: serve it, but do not keep it.
-    if (this.trusted && epoch === this.epoch) {
+    if (fresh && this.trusted && epoch === this.epoch) {
       if (this.memo.size >= this.maxEntries) this.memo.clear();
       this.memo.set(key, value);
     }
@@ -87,6 +95,7 @@ export class ReadModelWatch {
       if (row?.fingerprint !== this.fingerprint) this.changed();
       this.fingerprint = row?.fingerprint;
       this.trusted = true;
+      this.freshUntil = Date.now() + this.maxStaleMs;
     } catch {
       // Unknown whether anything changed: forget and stop memoising until a poll succeeds.
       this.trusted = false;

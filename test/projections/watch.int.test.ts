@@ -87,6 +87,23 @@ for (const backend of backends()) {
       expect(reads.count).toBe(2);
     });
 
+    it("stops answering from the memo once no poll has succeeded for maxStaleMs (a poll that hangs)", async () => {
+      const runner = new ProjectionRunner(db.sql, store, [countingProjector()]);
+      await runner.prepare();
+      // The next poll is a minute away: as good as one that never returns.
+      watch = new ReadModelWatch(db.sql, { pollMs: 60_000, maxStaleMs: 300 });
+      await watch.start();
+      reads.count = 0;
+      await watchedTotal();
+      await watchedTotal();
+      expect(reads.count).toBe(1);
+
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      await watchedTotal();
+      await watchedTotal();
+      expect(reads.count).toBe(3); // read every time, and nothing kept
+    });
+
     it("memoises nothing before it has read the checkpoints, or once they cannot be read", async () => {
       watch = new ReadModelWatch(db.sql, { pollMs: 20 });
       reads.count = 0;
