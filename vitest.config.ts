@@ -1,11 +1,33 @@
 import { defineConfig } from "vitest/config";
 
+const shared = {
+  globalSetup: ["test/support/global-setup.ts"],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  pool: "forks" as const,
+};
+
+/**
+ * Suites that open one database (`openTestDatabase`: real Postgres when given, else PGlite).
+ * The other database suites run every backend themselves (`backends()`).
+ */
+const SINGLE_DATABASE = [
+  "test/**/*.e2e.test.ts",
+  "test/commands/handle.int.test.ts",
+  "test/ingest/*.int.test.ts",
+  "test/projections/statistics.int.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    globalSetup: ["test/support/global-setup.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: "forks",
+    projects: [
+      { test: { ...shared, name: "main", include: ["test/**/*.test.ts"] } },
+      // With a real Postgres given (CI), the single-database suites run again on embedded
+      // PGlite, so the HTTP surface is proven on both stores the service runs on. The CLI
+      // suites need no second run: they always start embedded processes.
+      ...(process.env.DATABASE_URL
+        ? [{ test: { ...shared, name: "embedded", include: SINGLE_DATABASE, exclude: ["test/cli/**"] } }]
+        : []),
+    ],
   },
 });

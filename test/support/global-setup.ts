@@ -10,9 +10,15 @@ declare module "vitest" {
 /**
  * Picks the real Postgres server the suites use besides embedded PGlite: DATABASE_URL when
  * given (CI), else a testcontainers Postgres where a Docker engine answers, else none (the
- * Postgres variants are then reported as skipped and PGlite carries the suite).
+ * Postgres variants are then reported as skipped and PGlite carries the suite). The
+ * `embedded` project gets none, so its suites open PGlite.
  */
 export default async function setup(project: TestProject) {
+  // The second run of the single-database suites (vitest.config.ts) is the embedded one.
+  if (project.name === "embedded") {
+    project.provide("postgresUrl", undefined);
+    return;
+  }
   if (process.env.DATABASE_URL) {
     project.provide("postgresUrl", process.env.DATABASE_URL);
     return;
