@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fixtureStream } from "../../streams/fixture.js";
-import type { Person } from "../support/account-api.js";
+import { bearerClient, type Person } from "../support/account-api.js";
 import type { ApiResponse } from "../support/contract.js";
 import type { FixtureBuilder } from "../support/cricket-builders.js";
 import {
@@ -260,5 +260,69 @@ describe("racing corrections", () => {
     expect(stream.filter((e) => e.type === "DeliveryCorrected")).toHaveLength(first.length);
     expect(stream.filter((e) => e.type === "SubmissionAccepted")).toHaveLength(1 + later.length);
     expect(stream.map((e) => e.revision)).toEqual(stream.map((_, i) => i));
+  });
+});
+
+/**
+ * Another server on the same database: the app built from a module graph of its own, so its
+ * per-fixture queue, event store and error classes are its own, as in a second process. Only
+ * the store's expected-revision check then stands between the two instances' writes.
+ */
+async function aSecondServer() {
+  vi.resetModules();
+  const [{ createApp }, { apiRoutes }, { createLogger }, { PostgresEventStore }] = await Promise.all([
+    import("../../src/http/app.js"),
+    import("../../src/http/routes.js"),
+    import("../../src/http/logging.js"),
+    import("../../src/event-store/postgres.js"),
+  ]);
+  const app = createApp(
+    { logger: createLogger("silent"), ...api.deps({ store: new PostgresEventStore(api.db.sql) }) },
+    apiRoutes,
+  );
+  return bearerClient(app);
+}
+
+describe("two servers writing to one database", () => {
+  it("numbers corrections of one delivery from both without gap or repeat, and lets one of two same-place submissions in", async () => {
+    const second = await aSecondServer();
+    const fixture = await api.aFixtureToSubmitTo();
+    const events = validEvents(fixture, 3);
+    expect((await api.submit(submission(fixture, events))).status).toBe(201);
+    const target = events[2] as SubmittedEvent;
+    const { eventId, sequenceNumber: _s, ...event } = target;
+    const body = (i: number) => ({
+      fixtureId: fixture.id,
+      schemaVersion: "1.0",
+      reason: `from server ${i % 2}`,
+      // Never the delivery's own runs (at most 6), so every correction changes it.
+      event: { ...event, runs: { offBat: 10 + i, extras: 0, total: 10 + i } },
+    });
+    const responses = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        (i % 2 === 0 ? api.api : second).put(`/api/v1/submissions/events/${eventId}`, body(i + 1), {
+          token: api.admin.token,
+        }),
+      ),
+    );
+    for (const res of responses) expect(res.status, res.text).toBe(200);
+    const revisions = responses.map((r) => (r.body as { data: CorrectionResult }).data.revision);
+    expect(revisions.sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, i) => i + 2));
+    const history = await historyOf(eventId);
+    expect(history.corrections.map((c) => [c.previousRevision, c.revision])).toEqual(
+      Array.from({ length: 16 }, (_, i) => [i + 1, i + 2]),
+    );
+
+    const { token } = await aFreshAdmin();
+    const later = [validEvents(fixture, 2, { ordinal: 1 }), validEvents(fixture, 2, { ordinal: 1 })];
+    const [here, there] = await Promise.all([
+      api.submit(submission(fixture, later[0] as SubmittedEvent[]), token),
+      second.post("/api/v1/submissions", submission(fixture, later[1] as SubmittedEvent[]), { token }),
+    ]);
+    expect(statuses([here, there])).toEqual([201, 409]);
+    expect(errorOf(here.status === 409 ? here : there).code).toBe("EVENT_CONFLICT");
+    const stream = await streamOf(fixture.id);
+    expect(stream.map((e) => e.revision)).toEqual(stream.map((_, i) => i));
+    expect(stream.filter((e) => e.type === "SubmissionAccepted")).toHaveLength(2);
   });
 });

@@ -97,16 +97,17 @@ export async function openAccountApi({
     secret: new Secret(provider.secret),
     timeoutMs: adminTimeoutMs,
   });
-  const appWith = (admin: boolean, more: Partial<AppDependencies> = {}) =>
-    testApp(undefined, {
-      sql: db.sql,
-      store: world.store,
-      projections: world.runner,
-      identity: admin ? { verifier, providerAdmin } : { verifier },
-      ...(rateLimits ? { rateLimits } : {}),
-      ...deps,
-      ...more,
-    });
+  /** What every app built here runs on (the logger aside): this database, store, runner and provider. */
+  const depsWith = (admin: boolean, more: Partial<AppDependencies> = {}) => ({
+    sql: db.sql,
+    store: world.store,
+    projections: world.runner,
+    identity: admin ? { verifier, providerAdmin } : { verifier },
+    ...(rateLimits ? { rateLimits } : {}),
+    ...deps,
+    ...more,
+  });
+  const appWith = (admin: boolean, more: Partial<AppDependencies> = {}) => testApp(undefined, depsWith(admin, more));
   const main = appWith(true);
   const api = bearerClient(main.app);
   const withoutProviderAdmin = bearerClient(appWith(false).app);
@@ -188,6 +189,8 @@ export async function openAccountApi({
     api,
     withoutProviderAdmin,
     anotherInstance,
+    /** The dependencies of the main app, for an app built from modules of its own (another process). */
+    deps: (more: Partial<AppDependencies> = {}) => depsWith(true, more),
     /** The app itself, for what the contract does not document (CORS preflights). */
     app: main.app,
     logs: main.logs,
