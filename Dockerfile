@@ -3,6 +3,8 @@
 FROM node:20-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The install applies them (patch-package, the postinstall script).
+COPY patches ./patches
 RUN npm ci --omit=dev --no-fund --no-audit
 COPY bin ./bin
 COPY src ./src

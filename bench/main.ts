@@ -4,6 +4,7 @@ import { accessBenchmark } from "./access.js";
 import { appendBenchmark } from "./append.js";
 import { httpBenchmark } from "./http.js";
 import { importBenchmark } from "./import.js";
+import { poolBenchmark } from "./pool.js";
 import { projectionBenchmark } from "./projection.js";
 import { readsBenchmark } from "./reads.js";
 import { statisticsReadsBenchmark, statisticsRebuildBenchmark } from "./statistics.js";
@@ -20,6 +21,7 @@ const benchmarks: Record<string, () => Promise<Result[]>> = {
   "statistics-rebuild": statisticsRebuildBenchmark,
   submissions: submissionsBenchmark,
   access: accessBenchmark,
+  pool: poolBenchmark,
 };
 
 const requested = process.argv.slice(2);
