@@ -8,6 +8,7 @@ import {
   type LeaderboardScope,
   leaderboardEntries,
   leaderboardFigures,
+  METRICS,
   type Standing,
 } from "../statistics/leaderboards.js";
 import {
@@ -100,18 +101,14 @@ const ddl = `
     primary key (scope_type, scope_id, participant_id)
   );
   create index player_aggregate_by_participant on player_aggregate (participant_id);
-  -- the first ranks of every leaderboard as published, so a table is read, not ranked, per
-  -- request; figures are json (not jsonb) to keep their key order
-  create table leaderboard_entry (
+  -- every leaderboard as published: the JSON of its first ranks, best first, so a read of
+  -- the first n rows is one key lookup and an array slice, with nothing to build per request
+  create table leaderboard (
     scope_type text not null,
     scope_id text not null,
     metric text not null,
-    rank integer not null,
-    participant_id text not null,
-    participant_name text not null,
-    value numeric not null,
-    figures json not null,
-    primary key (scope_type, scope_id, metric, rank)
+    rows text[] not null,
+    primary key (scope_type, scope_id, metric)
   );`;
 
 type Inputs = {
@@ -130,10 +127,10 @@ type Inputs = {
 
 export const statistics = defineProjector({
   name: "statistics",
-  version: 3,
-  description: "Fixture scorecards, player innings lines, season/competition/career aggregates and leaderboard ranks.",
+  version: 4,
+  description: "Fixture scorecards, player innings lines, season/competition/career aggregates and leaderboard tables.",
   batchSize: 5000,
-  tables: ["fixture_statistics", "player_aggregate", "player_line", "player_fixture", "leaderboard_entry"],
+  tables: ["fixture_statistics", "player_aggregate", "player_line", "player_fixture", "leaderboard"],
   ddl,
   on: {
     ParticipantRegistered: (tx, events) => names(tx, events, "participantId"),
@@ -362,33 +359,30 @@ async function rankScopes(tx: Tx, changed: readonly ScopeKey[]) {
            a.balls_faced, a.dismissals, a.fours, a.sixes, a.balls_bowled, a.runs_conceded, a.wickets
     from jsonb_to_recordset(${json(tx, scopes)}) as s(scope_type text, scope_id text)
     join player_aggregate a on a.scope_type = s.scope_type and a.scope_id = s.scope_id`;
-  const entries = scopes.flatMap((scope) => {
+  const tables = scopes.flatMap((scope) => {
     const players = new Map(
       standings
         .filter((s) => s.scope_type === scope.scope_type && s.scope_id === scope.scope_id)
         .map((s) => [s.participant_id, s]),
     );
-    return leaderboardEntries(scope.scope_type as LeaderboardScope, [...players.values()].map(toStanding)).map(
-      ({ metric, rank, participantId }) => {
-        const player = players.get(participantId) as StandingRow;
-        return {
-          ...scope,
-          metric,
-          rank,
-          participant_id: participantId,
-          participant_name: player.participant_name,
-          ...leaderboardFigures(metric, player.figures),
-        };
-      },
-    );
+    const entries = leaderboardEntries(scope.scope_type as LeaderboardScope, [...players.values()].map(toStanding));
+    return METRICS.map((metric) => ({
+      ...scope,
+      metric,
+      // Each row's JSON in the order the API publishes its fields.
+      rows: entries
+        .filter((entry) => entry.metric === metric)
+        .map(({ rank, participantId }) => {
+          const player = players.get(participantId) as StandingRow;
+          const { value, figures } = leaderboardFigures(metric, player.figures);
+          return JSON.stringify({ rank, participantId, participantName: player.participant_name, value, figures });
+        }),
+    }));
   });
-  await tx`delete from leaderboard_entry e using jsonb_to_recordset(${json(tx, scopes)}) as s(scope_type text, scope_id text)
-           where e.scope_type = s.scope_type and e.scope_id = s.scope_id`;
-  // A text parameter, not jsonb, so each row's figures keep their key order.
-  if (entries.length > 0)
-    await tx`insert into leaderboard_entry select * from json_to_recordset(${JSON.stringify(entries)}::text::json)
-             as r(scope_type text, scope_id text, metric text, rank integer, participant_id text,
-                  participant_name text, value numeric, figures json)`;
+  await tx`delete from leaderboard l using jsonb_to_recordset(${json(tx, scopes)}) as s(scope_type text, scope_id text)
+           where l.scope_type = s.scope_type and l.scope_id = s.scope_id`;
+  await tx`insert into leaderboard select * from jsonb_to_recordset(${json(tx, tables)})
+           as r(scope_type text, scope_id text, metric text, rows text[])`;
 }
 
 type StandingRow = {

@@ -2,11 +2,11 @@ import type { Sql } from "../../db/database.js";
 import type { LeaderboardScope, Metric } from "../../statistics/leaderboards.js";
 
 /**
- * The first `limit` rows of the table as the statistics projector ranked and shaped them
- * (`leaderboard_entry`, see `leaderboardEntries`), as the JSON text of the `data` array:
- * built by the database, so a read neither parses nor re-serialises the figures. One table,
- * no join: planning is most of what this query costs. The name is the participant's
- * registered one, which the projector keeps (other spellings never replace it).
+ * The first `limit` rows of the table as the statistics projector ranked and published them
+ * (`leaderboard`, see `leaderboardEntries`), as the JSON text of the `data` array: one key
+ * lookup and an array slice, so a read neither builds, parses nor re-serialises a row. The
+ * name is the participant's registered one, which the projector keeps (other spellings never
+ * replace it).
  */
 export async function leaderboardRowsJson(
   sql: Sql,
@@ -16,12 +16,8 @@ export async function leaderboardRowsJson(
   limit: number,
 ): Promise<string> {
   const [row] = await sql<{ data: string }[]>`
-    select coalesce(json_agg(json_build_object(
-             'rank', e.rank, 'participantId', e.participant_id,
-             'participantName', e.participant_name, 'value', e.value, 'figures', e.figures
-           ) order by e.rank), '[]')::text as data
-    from leaderboard_entry e
-    where e.scope_type = ${scope} and e.scope_id = ${scopeId} and e.metric = ${metric} and e.rank <= ${limit}`;
+    select '[' || array_to_string(rows[1:${limit}], ',') || ']' as data
+    from leaderboard where scope_type = ${scope} and scope_id = ${scopeId} and metric = ${metric}`;
   return row?.data ?? "[]";
 }
 
