@@ -45,11 +45,15 @@ export const redisWindowCounter = (
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
     autoResendUnfulfilledCommands: false,
+    // Hits of the requests one turn of the event loop handles go out in one write.
+    enableAutoPipelining: true,
     commandTimeout: timeoutMs,
     connectTimeout: 2000,
     // Keep reconnecting in the background, at most every 2 s; requests are refused meanwhile.
     retryStrategy: (times) => Math.min(times * 200, 2000),
-  });
+  }) as Redis & HitCommand;
+  // Sent as EVALSHA (the script itself only when Redis does not hold it yet), not as its text.
+  client.defineCommand("hitWindows", { lua: HIT_SCRIPT });
   // Errors surface on the commands; an unhandled 'error' event would crash the process.
   client.on("error", () => {});
   const ready = () => (client.status === "ready" ? undefined : readyWithin(client, timeoutMs));
@@ -68,7 +72,7 @@ export const redisWindowCounter = (
       let counts: unknown;
       try {
         await ready();
-        counts = await client.eval(HIT_SCRIPT, windows.length, ...ends.map((e) => e.id), ...args);
+        counts = await client.hitWindows(windows.length, ...ends.map((e) => e.id), ...args);
       } catch (error) {
         throw new LimitUnavailable(error);
       }
@@ -82,6 +86,9 @@ export const redisWindowCounter = (
     },
   };
 };
+
+/** The script as a command of the client (`defineCommand`). */
+type HitCommand = { hitWindows(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<unknown> };
 
 /** Resolves once `client` is ready, rejects when it is not within `timeoutMs`. */
 function readyWithin(client: Redis, timeoutMs: number): Promise<void> {
