@@ -16,6 +16,7 @@ export const sourceId = z
  * an unpaired UTF-16 surrogate, yet JSON (`"\u0000"`, `"\ud800"`) and URLs (`%00`) carry both.
  */
 const UNSTORABLE = /[\0\p{Cs}]/u;
+const EVERY_UNSTORABLE = new RegExp(UNSTORABLE, "gu");
 export const storable = (text: string): boolean => !UNSTORABLE.test(text);
 
 export const NAME_MAX_LENGTH = 200;
@@ -26,7 +27,7 @@ export const name = z.string().trim().min(1).max(NAME_MAX_LENGTH);
  * what the database cannot hold), trimmed and cut, on a code point, to what `name` holds.
  */
 export function fitName(text: string): string {
-  const trimmed = text.replace(new RegExp(UNSTORABLE, "gu"), "\ufffd").trim();
+  const trimmed = text.replace(EVERY_UNSTORABLE, "\ufffd").trim();
   if (trimmed.length <= NAME_MAX_LENGTH) return trimmed;
   let cut = "";
   for (const character of trimmed) {

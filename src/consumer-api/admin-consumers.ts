@@ -227,9 +227,9 @@ export function registerAdminConsumers(app: Router, deps: AppDependencies) {
    * caller's next read (the list), as for every command.
    */
   async function withKey<S extends 200 | 201>(c: Context, outcome: KeyOutcome, status: S) {
-    const { store } = application(deps);
-    await settled(application(deps), outcome, READ_MODELS);
-    const stream = await store.readStream(consumerStream(outcome.consumerId));
+    const services = application(deps);
+    await settled(services, outcome, READ_MODELS);
+    const stream = await services.store.readStream(consumerStream(outcome.consumerId));
     const consumer = consumerFromStream(stream.filter((event) => event.revision <= outcome.nextRevision));
     if (!consumer) throw new Error(`consumer ${outcome.consumerId} has no stream after its command`);
     c.header("Cache-Control", "no-store");

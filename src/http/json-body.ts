@@ -1,7 +1,6 @@
 import type { Context } from "hono";
 import { ApiError } from "./errors.js";
-import { unstorablePaths } from "./storable-text.js";
-import { bodyLocation, unstorableInput } from "./validation.js";
+import { refuseUnstorable } from "./validation.js";
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
@@ -20,18 +19,6 @@ export async function jsonBody(c: Context): Promise<unknown> {
     if (error instanceof SyntaxError) throw new ApiError("INVALID_JSON", "The request body is not valid JSON");
     throw error;
   }
-  refuseUnstorableBody(body);
+  refuseUnstorable("json", body);
   return body;
-}
-
-/**
- * Text the database cannot store is refused before any check looks anything up with it.
- * It is reported on its own: the rest of the body is not judged until it is mended.
- */
-export function refuseUnstorableBody(body: unknown, field: (path: string) => string = (path) => path): void {
-  const paths = unstorablePaths(body);
-  if (paths.length === 0) return;
-  throw unstorableInput(
-    paths.map(bodyLocation).map((at) => (at.eventIndex === undefined ? at : { ...at, field: field(at.field) })),
-  );
 }

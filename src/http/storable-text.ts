@@ -1,9 +1,8 @@
-import { storable } from "../../streams/shared.js";
-
-/**
+/*
  * Input is checked for text the database cannot hold (`storable`) where it enters, so such
- * a string is the client's error and never a failed query.
+ * a string is the client's error and never a failed query (`refuseUnstorable`).
  */
+import { storable } from "../../streams/shared.js";
 
 export const UNSTORABLE_MESSAGE = "Text must not contain U+0000 or an unpaired surrogate";
 

@@ -4,48 +4,47 @@ import { UNSTORABLE_MESSAGE, unstorablePaths } from "./storable-text.js";
 
 type Target = "json" | "query" | "param" | "header" | "form" | "cookie";
 
-/**
- * Turns a zod failure into VALIDATION_FAILED with one detail per problem and dotted field
- * paths. Bad bodies are 422 (the JSON parsed but means nothing valid); bad query, path or
- * headers are 400.
- */
+/** Where a problem of `target` is reported: within its event for a body, by name otherwise. */
+const locate =
+  (target: Target) =>
+  (path: string[]): Location =>
+    target === "json" ? bodyLocation(path) : { field: path.join(".") || target };
+
+/** Bad bodies are 422 (the JSON parsed but means nothing valid); bad query, path or headers are 400. */
+const statusOf = (target: Target) => (target === "json" || target === "form" ? 422 : 400);
+
+/** Turns a zod failure into VALIDATION_FAILED with one detail per problem and dotted field paths. */
 export function validationFailed(target: Target, error: z.ZodError): ApiError {
   const details = zodDetails(
     error,
-    (path) => (target === "json" ? bodyLocation(path) : { field: path.join(".") || target }),
+    locate(target),
     target === "query" ? "Unknown query parameter" : "Unexpected field",
   );
   const where = target === "json" ? "request body" : target === "param" ? "path" : target;
-  return new ApiError(
-    "VALIDATION_FAILED",
-    `The ${where} is invalid`,
-    details,
-    target === "json" || target === "form" ? 422 : 400,
-  );
+  return new ApiError("VALIDATION_FAILED", `The ${where} is invalid`, details, statusOf(target));
 }
 
 /**
- * Refuses input that passed its schema but holds text the database cannot store: a body or
- * query as invalid, and a path as naming nothing, since no resource can have such an id.
+ * Refuses input that holds text the database cannot store, before anything is looked up
+ * with it: a body or query as invalid (each place named, inside an event by `field`, e.g. a
+ * CSV column), a path as naming nothing, since no resource can have such an id. In a body
+ * these are reported alone: the rest is judged once they are mended.
  */
-export function refuseUnstorable(target: Target, data: unknown): void {
+export function refuseUnstorable(
+  target: Target,
+  data: unknown,
+  field: (path: string) => string = (path) => path,
+): void {
   const paths = unstorablePaths(data);
   if (paths.length === 0) return;
   if (target === "param") throw new ApiError("NOT_FOUND", "No such resource");
-  throw unstorableInput(
-    paths.map((path) => (target === "json" ? bodyLocation(path) : { field: path.join(".") || target })),
-    target === "json" || target === "form" ? 422 : 400,
-  );
+  const details = paths.map(locate(target)).map((at) => ({
+    code: "INVALID_FIELD",
+    message: UNSTORABLE_MESSAGE,
+    ...(at.eventIndex === undefined ? at : { ...at, field: field(at.field) }),
+  }));
+  throw new ApiError("VALIDATION_FAILED", "The request holds text that cannot be stored", details, statusOf(target));
 }
-
-/** VALIDATION_FAILED naming each place that holds text the database cannot store. */
-export const unstorableInput = (locations: Location[], status: 400 | 422 = 422) =>
-  new ApiError(
-    "VALIDATION_FAILED",
-    "The request holds text that cannot be stored",
-    locations.map((location) => ({ code: "INVALID_FIELD", message: UNSTORABLE_MESSAGE, ...location })),
-    status,
-  );
 
 export type Location = Pick<ErrorDetail, "field" | "eventIndex">;
 

@@ -2,8 +2,8 @@ import type { Context } from "hono";
 import { storable } from "../../streams/shared.js";
 import { MAX_BODY_BYTES } from "../http/app.js";
 import { ApiError, type ErrorDetail } from "../http/errors.js";
-import { refuseUnstorableBody } from "../http/json-body.js";
 import { UNSTORABLE_MESSAGE } from "../http/storable-text.js";
+import { refuseUnstorable } from "../http/validation.js";
 import { csvField, readCsvSubmission } from "../submissions/csv.js";
 
 /** The two kinds of file a submission may be uploaded as: extension, then the media type it must be sent as. */
@@ -56,7 +56,7 @@ export async function readUpload(c: Context): Promise<UploadedSubmission> {
     // fixture and schema version (cells of rows) are missing and repeat that events are.
     if (!reading.body || reading.body.events.length === 0)
       throw new ApiError("VALIDATION_FAILED", "The upload is invalid; nothing was stored", reading.details, 422);
-    refuseUnstorableBody(reading.body, csvField);
+    refuseUnstorable("json", reading.body, csvField);
     return { filename, mediaType, bytes, body: reading.body, details: reading.details, field: csvField };
   }
   let body: unknown;
@@ -65,7 +65,7 @@ export async function readUpload(c: Context): Promise<UploadedSubmission> {
   } catch {
     throw invalid("The file is not valid JSON");
   }
-  refuseUnstorableBody(body);
+  refuseUnstorable("json", body);
   return { filename, mediaType, bytes, body, details: [], field: (path) => path };
 }
 
