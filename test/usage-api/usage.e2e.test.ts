@@ -117,6 +117,10 @@ describe("GET /admin/api-consumers/{consumerId}/usage", () => {
     const yesterday = addDays(today(), -1);
     const elsewhere = await adminUsage(consumer.consumerId, `?to=${yesterday}&cursor=${next.nextCursor}`);
     expectError(elsewhere, 400, "VALIDATION_FAILED");
+    // Bound to its consumer: another consumer's read does not continue from it.
+    const other = await aBusyConsumer();
+    expectError(await ownUsage(other.apiKey, `?limit=1&cursor=${next.nextCursor}`), 400, "VALIDATION_FAILED");
+    expectError(await ownUsage(consumer.apiKey, "?cursor=not-a-cursor"), 400, "VALIDATION_FAILED");
   });
 
   it("refuses an invalid window or limit with 400 VALIDATION_FAILED naming the parameter", async () => {
