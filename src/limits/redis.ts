@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
-import { LimitUnavailable, type WindowCounter, windowId, windowStart } from "./window-counter.js";
+import { countsOfEach } from "./batched-hits.js";
+import { LimitUnavailable, type WindowCount, type WindowCounter, windowId, windowStart } from "./window-counter.js";
 
 /**
  * How long a window's key outlives the window: an instance whose clock lags this much behind
@@ -8,32 +9,37 @@ import { LimitUnavailable, type WindowCounter, windowId, windowStart } from "./w
 export const EXPIRY_GRACE_MS = 1000;
 
 /**
- * Each window's INCR and expiry in one atomic step, so no key is ever left without one, and
- * the windows in turn, stopping after one goes over its limit (ARGV holds each window's
- * expiry, then its limit). The expiry is relative (PEXPIRE) and set by the first hit only:
- * it does not depend on Redis's clock agreeing with ours, and later hits from instances
- * with other clocks do not move it.
+ * A batch of hits (see batched-hits.ts) in one atomic step: each window's INCRBY by the hits
+ * that reach it and its expiry, so no key is ever left without one; the hits a window admits
+ * go on to the next, and the script stops at a window that admits none of them. ARGV holds
+ * each window's expiry and limit, then the number of hits. The expiry is relative (PEXPIRE)
+ * and set by the batch that creates the key: it does not depend on Redis's clock agreeing
+ * with ours, and later hits from instances with other clocks do not move it.
  */
 const HIT_SCRIPT = `
+local reaching = tonumber(ARGV[#ARGV])
 local counts = {}
 for i, key in ipairs(KEYS) do
-  local count = redis.call('INCR', key)
-  if count == 1 then redis.call('PEXPIRE', key, ARGV[2 * i - 1]) end
+  local count = redis.call('INCRBY', key, reaching)
+  if count == reaching then redis.call('PEXPIRE', key, ARGV[2 * i - 1]) end
   counts[i] = count
-  if count > tonumber(ARGV[2 * i]) then break end
+  reaching = math.max(0, math.min(reaching, tonumber(ARGV[2 * i]) - (count - reaching)))
+  if reaching == 0 then break end
 end
 return counts
 `;
 
 /**
- * The Redis adapter: windows shared by every API instance, one round trip per hit. Like the
- * cache it fails fast (250 ms per command), but here a failure is LimitUnavailable: nothing
- * may be admitted uncounted.
+ * The Redis adapter: windows shared by every API instance. Hits on the same windows within
+ * one turn of the event loop (a consumer's parallel requests, every anonymous request's
+ * platform window) go to Redis as one batch, one script run and one round trip for them
+ * all, answered on the next turn. Like the cache it fails fast (250 ms per command), but
+ * here a failure is LimitUnavailable: nothing may be admitted uncounted.
  *
  * A request refused for want of Redis must not be counted later either (a 503 consumes no
- * quota), so no command is ever queued or resent: a hit waits (up to the timeout) for a ready
- * connection and only then sends its script. One that reached Redis but answered too late
- * still counts: Redis ran it, and nothing can tell.
+ * quota), so no command is ever queued or resent: a batch waits (up to the timeout) for a
+ * ready connection and only then sends its script. One that reached Redis but answered too
+ * late still counts: Redis ran it, and nothing can tell.
  */
 export const redisWindowCounter = (
   url: string,
@@ -45,7 +51,7 @@ export const redisWindowCounter = (
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
     autoResendUnfulfilledCommands: false,
-    // Hits of the requests one turn of the event loop handles go out in one write.
+    // The batches of one turn go out in one write.
     enableAutoPipelining: true,
     commandTimeout: timeoutMs,
     connectTimeout: 2000,
@@ -58,33 +64,72 @@ export const redisWindowCounter = (
   client.on("error", () => {});
   const ready = () => (client.status === "ready" ? undefined : readyWithin(client, timeoutMs));
 
+  /** This turn's batches, by the windows (and limits) they count. */
+  let batches = new Map<string, Batch>();
+
+  async function send({ keys, limits, expiries, resetAts, waiters }: Batch) {
+    let totals: unknown;
+    try {
+      await ready();
+      totals = await client.hitWindows(
+        keys.length,
+        ...keys,
+        ...expiries.flatMap((e, i) => [e, limits[i] as number]),
+        waiters.length,
+      );
+    } catch (error) {
+      const unavailable = new LimitUnavailable(error);
+      for (const waiter of waiters) waiter.reject(unavailable);
+      return;
+    }
+    const each = countsOfEach((totals as number[]).map(Number), limits, waiters.length);
+    for (const [hit, waiter] of waiters.entries()) {
+      waiter.resolve((each[hit] as number[]).map((count, i) => ({ count, resetAt: resetAts[i] as number })));
+    }
+  }
+
+  function sendBatches() {
+    const sending = batches;
+    batches = new Map();
+    for (const batch of sending.values()) void send(batch);
+  }
+
   return {
     kind: "redis",
-    async hit(windows, now) {
-      const ends = windows.map(({ key, windowMs }) => {
+    hit(windows, now) {
+      const keys: string[] = [];
+      const resetAts: number[] = [];
+      for (const { key, windowMs } of windows) {
         const start = windowStart(now, windowMs);
-        return { id: `${prefix}:${windowId(key, windowMs, start)}`, resetAt: start + windowMs };
-      });
-      const args = windows.flatMap(({ limit }, i) => [
-        Math.ceil((ends[i] as { resetAt: number }).resetAt - now) + EXPIRY_GRACE_MS,
-        limit,
-      ]);
-      let counts: unknown;
-      try {
-        await ready();
-        counts = await client.hitWindows(windows.length, ...ends.map((e) => e.id), ...args);
-      } catch (error) {
-        throw new LimitUnavailable(error);
+        keys.push(`${prefix}:${windowId(key, windowMs, start)}`);
+        resetAts.push(start + windowMs);
       }
-      return (counts as number[]).map((count, i) => ({
-        count: Number(count),
-        resetAt: (ends[i] as { resetAt: number }).resetAt,
-      }));
+      const limits = windows.map((w) => w.limit);
+      const id = `${keys.join("\n")}\n${limits.join("\n")}`;
+      let batch = batches.get(id);
+      if (!batch) {
+        if (batches.size === 0) setImmediate(sendBatches);
+        const expiries = resetAts.map((resetAt) => Math.ceil(resetAt - now) + EXPIRY_GRACE_MS);
+        batch = { keys, limits, expiries, resetAts, waiters: [] };
+        batches.set(id, batch);
+      }
+      const waiters = batch.waiters;
+      return new Promise((resolve, reject) => waiters.push({ resolve, reject }));
     },
     async close() {
       client.disconnect();
     },
   };
+};
+
+/** Hits on the same windows waiting for this turn to end, in the order they came. */
+type Batch = {
+  keys: string[];
+  limits: number[];
+  /** Each window's expiry as the batch's first hit computed it. */
+  expiries: number[];
+  resetAts: number[];
+  waiters: { resolve: (counts: WindowCount[]) => void; reject: (error: unknown) => void }[];
 };
 
 /** The script as a command of the client (`defineCommand`). */

@@ -118,6 +118,31 @@ describe.each([
       expect(nextMinute.map((a) => a.remaining)).toEqual([1, 7]); // 3 admitted of 10; the 3 refused cost nothing
     });
 
+    it("counts a burst over two limits in one go as it would one by one: refused minutes cost no quota", async () => {
+      const now = Date.UTC(2026, 0, 5, 9, 30);
+      const limits = [
+        { key: "consumer:h", limit: 2, windowMs: MINUTE },
+        { key: "quota:h", limit: 10, windowMs: DAY },
+      ];
+      const burst = await Promise.all(Array.from({ length: 5 }, () => admitAll(counter, limits, now)));
+      const seen = burst.map((admissions) => admissions.map((a) => [a.allowed, a.remaining]));
+      expect(seen.sort()).toEqual([
+        [[false, 0]],
+        [[false, 0]],
+        [[false, 0]],
+        [
+          [true, 0],
+          [true, 8],
+        ],
+        [
+          [true, 1],
+          [true, 9],
+        ],
+      ]);
+      const nextMinute = await admitAll(counter, limits, now + MINUTE);
+      expect(nextMinute.map((a) => a.remaining)).toEqual([1, 7]);
+    });
+
     it("keeps a key's per-minute and per-day counts apart, even in the minute both start", async () => {
       const midnight = Date.UTC(2026, 0, 3);
       const perMinute = { limit: 2, windowMs: MINUTE };
