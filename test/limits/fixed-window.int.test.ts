@@ -143,6 +143,19 @@ describe.each([
       expect(nextMinute.map((a) => a.remaining)).toEqual([1, 7]);
     });
 
+    it("answers the hits one turn brings together", async () => {
+      const now = Date.UTC(2026, 0, 6, 9, 30);
+      const settled: string[] = [];
+      const hit = (name: string) => admit(counter, "consumer:i", submissions, now).then(() => settled.push(name));
+      const first = hit("first");
+      const second = hit("second");
+      expect(settled).toEqual([]);
+      // When the first answer arrives, the second has come with it: one yield (or one batch) for the turn, not one each.
+      await first;
+      expect(settled).toEqual(["first", "second"]);
+      await second;
+    });
+
     it("keeps a key's per-minute and per-day counts apart, even in the minute both start", async () => {
       const midnight = Date.UTC(2026, 0, 3);
       const perMinute = { limit: 2, windowMs: MINUTE };
