@@ -31,9 +31,8 @@ return counts
 
 /**
  * The Redis adapter: windows shared by every API instance. Hits on the same windows within
- * one turn of the event loop (a consumer's parallel requests, every anonymous request's
- * platform window) go to Redis as one batch, one script run and one round trip for them
- * all, answered on the next turn. Like the cache it fails fast (250 ms per command), but
+ * one turn of the event loop (a consumer's parallel requests, a client's anonymous ones) go
+ * to Redis as one batch, one script run for them all, answered when it returns. Like the cache it fails fast (250 ms per command), but
  * here a failure is LimitUnavailable: nothing may be admitted uncounted.
  *
  * A request refused for want of Redis must not be counted later either (a 503 consumes no
@@ -68,23 +67,21 @@ export const redisWindowCounter = (
   let batches = new Map<string, Batch>();
 
   async function send({ keys, limits, expiries, resetAts, waiters }: Batch) {
-    let totals: unknown;
     try {
       await ready();
-      totals = await client.hitWindows(
+      const totals = await client.hitWindows(
         keys.length,
         ...keys,
         ...expiries.flatMap((e, i) => [e, limits[i] as number]),
         waiters.length,
       );
+      const each = countsOfEach((totals as number[]).map(Number), limits, waiters.length);
+      for (const [hit, waiter] of waiters.entries()) {
+        waiter.resolve((each[hit] as number[]).map((count, i) => ({ count, resetAt: resetAts[i] as number })));
+      }
     } catch (error) {
       const unavailable = new LimitUnavailable(error);
       for (const waiter of waiters) waiter.reject(unavailable);
-      return;
-    }
-    const each = countsOfEach((totals as number[]).map(Number), limits, waiters.length);
-    for (const [hit, waiter] of waiters.entries()) {
-      waiter.resolve((each[hit] as number[]).map((count, i) => ({ count, resetAt: resetAts[i] as number })));
     }
   }
 

@@ -150,7 +150,7 @@ describe.each([
       const first = hit("first");
       const second = hit("second");
       expect(settled).toEqual([]);
-      // When the first answer arrives, the second has come with it: one yield (or one batch) for the turn, not one each.
+      // When the first answer arrives, the second has come with it: the in-process counter yields once per turn, not once per hit.
       await first;
       expect(settled).toEqual(["first", "second"]);
       await second;

@@ -67,6 +67,26 @@ describe.skipIf(!REDIS_URL)("Redis counter against the real Redis (needs REDIS_U
     expect(await redis.pttl(key)).toBeLessThanOrEqual(first);
   });
 
+  it("gives the keys a batch of hits creates an expiry too", async () => {
+    const counter = open();
+    const now = Date.now();
+    const windows = [
+      { key: "consumer:batch", windowMs: MINUTE, limit: 30 },
+      { key: "quota:batch", windowMs: 86_400_000, limit: 1000 },
+    ];
+    const answers = await Promise.all(Array.from({ length: 3 }, () => counter.hit(windows, now)));
+    expect(answers.map((counts) => counts.map((c) => c.count))).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
+    for (const { key, windowMs } of windows) {
+      const stored = `${prefix}:${windowId(key, windowMs, windowStart(now, windowMs))}`;
+      expect(await redis.get(stored)).toBe("3");
+      expect(await redis.pttl(stored)).toBeGreaterThan(0);
+    }
+  });
+
   it("drops a window's key once the window and its grace are over", async () => {
     const counter = open();
     const windowMs = 200;
@@ -89,6 +109,11 @@ describe("Redis counter when Redis is out of order (fails closed)", () => {
   it("throws LimitUnavailable quickly when nothing listens", async () => {
     const counter = redisWindowCounter("redis://127.0.0.1:1"); // nothing listens there
     try {
+      const burst = await Promise.allSettled(
+        Array.from({ length: 3 }, () => admit(counter, "account:a", { limit: 30, windowMs: MINUTE }, Date.now())),
+      );
+      for (const answer of burst)
+        expect(answer).toMatchObject({ status: "rejected", reason: expect.any(LimitUnavailable) });
       for (let attempt = 0; attempt < 2; attempt++) {
         const { failure, ms } = await refuses(counter);
         expect(failure).toBeInstanceOf(LimitUnavailable);
