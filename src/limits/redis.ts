@@ -32,8 +32,9 @@ return counts
 /**
  * The Redis adapter: windows shared by every API instance. Hits on the same windows within
  * one turn of the event loop (a consumer's parallel requests, a client's anonymous ones) go
- * to Redis as one batch, one script run for them all, answered when it returns. Like the cache it fails fast (250 ms per command), but
- * here a failure is LimitUnavailable: nothing may be admitted uncounted.
+ * to Redis as one batch, one script run for them all, answered when it returns. Like the
+ * cache it fails fast (250 ms per command), but here a failure is LimitUnavailable: nothing
+ * may be admitted uncounted.
  *
  * A request refused for want of Redis must not be counted later either (a 503 consumes no
  * quota), so no command is ever queued or resent: a batch waits (up to the timeout) for a
@@ -66,15 +67,10 @@ export const redisWindowCounter = (
   /** This turn's batches, by the windows (and limits) they count. */
   let batches = new Map<string, Batch>();
 
-  async function send({ keys, limits, expiries, resetAts, waiters }: Batch) {
+  async function send({ keys, args, limits, resetAts, waiters }: Batch) {
     try {
       await ready();
-      const totals = await client.hitWindows(
-        keys.length,
-        ...keys,
-        ...expiries.flatMap((e, i) => [e, limits[i] as number]),
-        waiters.length,
-      );
+      const totals = await client.hitWindows(keys.length, ...keys, ...args, waiters.length);
       const each = countsOfEach((totals as number[]).map(Number), limits, waiters.length);
       for (const [hit, waiter] of waiters.entries()) {
         waiter.resolve((each[hit] as number[]).map((count, i) => ({ count, resetAt: resetAts[i] as number })));
@@ -106,8 +102,11 @@ export const redisWindowCounter = (
       let batch = batches.get(id);
       if (!batch) {
         if (batches.size === 0) setImmediate(sendBatches);
-        const expiries = resetAts.map((resetAt) => Math.ceil(resetAt - now) + EXPIRY_GRACE_MS);
-        batch = { keys, limits, expiries, resetAts, waiters: [] };
+        const args = windows.flatMap(({ limit }, i) => [
+          Math.ceil((resetAts[i] as number) - now) + EXPIRY_GRACE_MS,
+          limit,
+        ]);
+        batch = { keys, args, limits, resetAts, waiters: [] };
         batches.set(id, batch);
       }
       const waiters = batch.waiters;
@@ -122,9 +121,9 @@ export const redisWindowCounter = (
 /** Hits on the same windows waiting for this turn to end, in the order they came. */
 type Batch = {
   keys: string[];
+  /** The script's ARGV but the last: each window's expiry (as the batch's first hit computed it) and limit. */
+  args: number[];
   limits: number[];
-  /** Each window's expiry as the batch's first hit computed it. */
-  expiries: number[];
   resetAts: number[];
   waiters: { resolve: (counts: WindowCount[]) => void; reject: (error: unknown) => void }[];
 };

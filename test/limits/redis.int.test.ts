@@ -87,6 +87,13 @@ describe.skipIf(!REDIS_URL)("Redis counter against the real Redis (needs REDIS_U
     }
   });
 
+  it("refuses the hits still waiting when the counter is closed", async () => {
+    const counter = open();
+    const waiting = admit(counter, "account:closing", { limit: 30, windowMs: MINUTE }, Date.now());
+    await counter.close();
+    await expect(waiting).rejects.toBeInstanceOf(LimitUnavailable);
+  });
+
   it("drops a window's key once the window and its grace are over", async () => {
     const counter = open();
     const windowMs = 200;
