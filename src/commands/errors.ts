@@ -1,0 +1,34 @@
+/**
+ * What the domain refuses, apart from how HTTP answers it: a decider, a check or a command
+ * handler throws a DomainError; `src/http/errors.ts` alone maps its code to a status.
+ */
+
+/** One problem of a command's input: what is wrong and where (a dotted path, and the event when there are many). */
+export type Problem = { code: string; message: string; field: string; eventIndex?: number };
+
+/** The codes a domain refusal carries; each names a kind of refusal, not a status. */
+export type DomainErrorCode =
+  /** The command is invalid in itself or against what the ledger holds; `details` says where. */
+  | "VALIDATION_FAILED"
+  /** The thing the command is about does not exist (or must look as if it did not). */
+  | "NOT_FOUND"
+  /** The actor may not do this. */
+  | "FORBIDDEN"
+  /** An event id the ledger already holds. */
+  | "DUPLICATE_EVENT_ID"
+  /** The command collides with what the ledger holds (a place taken, a stream that kept moving). */
+  | "EVENT_CONFLICT"
+  /** A role or access change the account's state machine does not allow. */
+  | "INVALID_SUBMITTER_ACCESS_TRANSITION";
+
+export abstract class DomainError extends Error {
+  abstract readonly code: DomainErrorCode;
+
+  constructor(
+    message: string,
+    readonly details?: Problem[],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
