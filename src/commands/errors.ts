@@ -6,6 +6,9 @@
 /** One problem of a command's input: what is wrong and where (a dotted path, and the event when there are many). */
 export type Problem = { code: string; message: string; field: string; eventIndex?: number };
 
+/** Top-level problems first, then each event's in order; stable within an event. Sorts in place. */
+export const byEvent = (problems: Problem[]) => problems.sort((a, b) => (a.eventIndex ?? -1) - (b.eventIndex ?? -1));
+
 /** The codes a domain refusal carries; each names a kind of refusal, not a status. */
 export type DomainErrorCode =
   /** The command is invalid in itself or against what the ledger holds; `details` says where. */

@@ -5,6 +5,7 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { VersionedCache } from "../cache/versioned-cache.js";
+import { DomainError } from "../commands/errors.js";
 import type { Sql } from "../db/database.js";
 import type { EventStore } from "../event-store/port.js";
 import type { Identity } from "../identity/open.js";
@@ -175,6 +176,8 @@ const onError =
 
 function toApiError(error: Error): ApiError | undefined {
   if (error instanceof ApiError) return error;
+  if (error instanceof DomainError)
+    return new ApiError(error.code, error.message, error.details, error.code === "VALIDATION_FAILED" ? 422 : undefined);
   if (error instanceof HTTPException && error.status === 400 && /JSON/i.test(error.message)) {
     return new ApiError("INVALID_JSON", "The request body is not valid JSON");
   }

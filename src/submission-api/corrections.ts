@@ -21,11 +21,9 @@ import {
 import { ApiError, errorEnvelopeSchema, errorResponses } from "../http/errors.js";
 import { jsonBody } from "../http/json-body.js";
 import { pathId, readModels } from "../read-api/params.js";
-import { ledgerFacts, loadFixture } from "../submissions/facts.js";
+import { loadFixture } from "../submissions/facts.js";
 import { deliveryHistory } from "../submissions/history.js";
-import { correctionRequestSchema, ledgerDelivery } from "../submissions/schema.js";
-import { refreshedScopes } from "../submissions/scopes.js";
-import { checkCorrection } from "../submissions/validate.js";
+import { correctionRequestSchema } from "../submissions/schema.js";
 import { correctionResultSchema, historySchema } from "./schemas.js";
 import { FIXTURE_READ_MODELS } from "./submissions.js";
 
@@ -121,38 +119,16 @@ export function registerCorrections(app: Router, deps: AppDependencies) {
   }
 
   app.openapi(correctRoute, async (c) => {
-    const { eventId, fixtureId, fixture } = await target(c);
     const services = application(deps);
-    const body = await jsonBody(c);
-    const checked = checkCorrection(body, fixtureId, await ledgerFacts(services.store, sql(), body, fixture));
-    if (!checked.ok)
-      throw new ApiError("VALIDATION_FAILED", "The correction is invalid; nothing was stored", checked.details, 422);
-    const { reason, event } = checked.value;
-    const delivery = ledgerDelivery(event);
+    const { account } = callerOf(c);
+    const eventId = (c.req.param("eventId") as string).toLowerCase();
     const outcome = await correct(
-      services.store,
-      { fixtureId, eventId, reason, delivery },
-      { ...commandContext(c), actor: callerOf(c).account.accountId },
+      { store: services.store, sql: sql() },
+      { eventId, readBody: () => jsonBody(c), corrector: account },
+      { ...commandContext(c), actor: account.accountId },
     );
     await settled(services, outcome, FIXTURE_READ_MODELS);
-    // The live revision the decision replaced (or kept), not the one `target` read: a racing
-    // correction may have been stored in between, and the answer must describe this change.
-    const { decidedOn } = outcome;
-    const previous = decidedOn.deliveries.get(eventId) as NonNullable<ReturnType<typeof decidedOn.deliveries.get>>;
-    const appended = outcome.events[0]?.data as { revision: number } | undefined;
-    return c.json(
-      {
-        data: {
-          eventId,
-          fixtureId,
-          revision: appended?.revision ?? previous.revision,
-          previousRevision: previous.revision,
-          changed: appended !== undefined,
-          refreshedScopes: refreshedScopes(fixtureId, decidedOn, [previous.state, delivery]),
-        },
-      },
-      200,
-    );
+    return c.json({ data: outcome.correction }, 200);
   });
 
   app.openapi(historyRoute, async (c) => {

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { sha256, submit, type Upload } from "../commands/submissions/handlers.js";
+import { submit } from "../commands/submissions/handlers.js";
+import { JSON_SOURCE } from "../commands/submissions/submit.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import {
@@ -12,13 +13,11 @@ import {
   requireCaller,
   settled,
 } from "../http/authentication.js";
-import { ApiError, type ErrorDetail, errorEnvelopeSchema, errorResponses } from "../http/errors.js";
+import { errorEnvelopeSchema, errorResponses } from "../http/errors.js";
 import { jsonBody } from "../http/json-body.js";
 import { accountLimit } from "../http/rate-limits.js";
 import { readModels } from "../read-api/params.js";
-import { ledgerFacts } from "../submissions/facts.js";
 import { directSubmissionSchema, MAX_EVENTS } from "../submissions/schema.js";
-import { checkSubmission } from "../submissions/validate.js";
 import { acceptanceResultSchema } from "./schemas.js";
 import { readUpload } from "./uploads.js";
 
@@ -126,55 +125,31 @@ export function registerSubmissions(app: Router, deps: AppDependencies) {
   const limit = accountLimit(deps, "submissions", SUBMISSION_LIMIT);
   for (const path of [submitRoute.path, uploadRoute.path]) app.use(path, admin, limit);
 
-  /** Checks a submission against the ledger and stores it, or reports every problem with `reported`. */
-  async function accept(
-    c: Context,
-    body: unknown,
-    upload: Upload | null,
-    reported: ErrorDetail[] = [],
-    field: (path: string) => string = (path) => path,
-  ) {
+  /** Records the submission and answers once the public reads show it. */
+  async function accept(c: Context, input: Parameters<typeof submit>[1]) {
     const services = application(deps);
-    const checked = checkSubmission(body, await ledgerFacts(services.store, sql(), body));
-    const found = checked.ok
-      ? []
-      : checked.details.map((d) => (d.eventIndex === undefined ? d : { ...d, field: field(d.field) }));
-    const details = [...reported, ...found].sort((a, b) => (a.eventIndex ?? -1) - (b.eventIndex ?? -1));
-    if (!checked.ok || details.length > 0)
-      throw new ApiError("VALIDATION_FAILED", "The submission is invalid; nothing was stored", details, 422);
-    const { account } = callerOf(c);
-    const receipt = await submit(
-      services.store,
-      { submission: checked.value, upload },
-      { ...commandContext(c), actor: account.accountId },
-    );
+    const receipt = await submit({ store: services.store, sql: sql() }, input, {
+      ...commandContext(c),
+      actor: callerOf(c).account.accountId,
+    });
     await settled(services, receipt, FIXTURE_READ_MODELS);
     return c.json(
       {
         data: {
           submissionId: receipt.submissionId,
-          fixtureId: checked.value.fixtureId,
-          submitterId: account.accountId,
+          fixtureId: receipt.fixtureId,
+          submitterId: callerOf(c).account.accountId,
           status: "accepted" as const,
           receivedAt: receipt.receivedAt,
-          schemaVersion: checked.value.schemaVersion,
-          eventCount: checked.value.events.length,
+          schemaVersion: receipt.schemaVersion,
+          eventCount: receipt.eventCount,
         },
       },
       201,
     );
   }
 
-  app.openapi(submitRoute, async (c) => accept(c, await jsonBody(c), null));
+  app.openapi(submitRoute, async (c) => accept(c, { body: await jsonBody(c), source: JSON_SOURCE, upload: null }));
 
-  app.openapi(uploadRoute, async (c) => {
-    const file = await readUpload(c);
-    const upload = {
-      filename: file.filename,
-      mediaType: file.mediaType,
-      byteLength: file.bytes.byteLength,
-      sha256: sha256(file.bytes),
-    };
-    return accept(c, file.body, upload, file.details, file.field);
-  });
+  app.openapi(uploadRoute, async (c) => accept(c, await readUpload(c)));
 }

@@ -1,7 +1,9 @@
 import type { Context } from "hono";
 import { storable } from "../../streams/shared.js";
+import type { Upload } from "../commands/submissions/handlers.js";
+import { JSON_SOURCE, type SubmissionSource, sha256 } from "../commands/submissions/submit.js";
 import { MAX_BODY_BYTES } from "../http/app.js";
-import { ApiError, type ErrorDetail } from "../http/errors.js";
+import { ApiError } from "../http/errors.js";
 import { UNSTORABLE_MESSAGE } from "../http/storable-text.js";
 import { refuseUnstorable } from "../http/validation.js";
 import { csvField, readCsvSubmission } from "../submissions/csv.js";
@@ -11,15 +13,15 @@ const KINDS = { ".json": "application/json", ".csv": "text/csv" } as const;
 type MediaType = (typeof KINDS)[keyof typeof KINDS];
 
 export type UploadedSubmission = {
-  filename: string;
-  mediaType: MediaType;
-  bytes: Uint8Array;
   /** The submission the file holds, for the one-pass checks. */
   body: unknown;
-  /** Problems only the file format shows (a CSV cell that is not JSON, a row of another fixture). */
-  details: ErrorDetail[];
-  /** Names an event field as the uploader sees it: the CSV column. */
-  field: (path: string) => string;
+  /**
+   * Problems only the file format shows (a CSV cell that is not JSON, a row of another
+   * fixture), and how it names an event's fields (a CSV's columns).
+   */
+  source: SubmissionSource;
+  /** What is kept of the file itself. */
+  upload: Upload;
 };
 
 const invalid = (message: string, field = "file") =>
@@ -44,6 +46,7 @@ export async function readUpload(c: Context): Promise<UploadedSubmission> {
     throw invalid(`A ${extension} file must be sent as ${mediaType}, not ${sentAs || "no media type"}`);
   if (file.size > MAX_BODY_BYTES) throw new ApiError("PAYLOAD_TOO_LARGE", `The file is over ${MAX_BODY_BYTES} bytes`);
   const bytes = new Uint8Array(await file.arrayBuffer());
+  const kept = (): Upload => ({ filename, mediaType, byteLength: bytes.byteLength, sha256: sha256(bytes) });
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -57,7 +60,7 @@ export async function readUpload(c: Context): Promise<UploadedSubmission> {
     if (!reading.body || reading.body.events.length === 0)
       throw new ApiError("VALIDATION_FAILED", "The upload is invalid; nothing was stored", reading.details, 422);
     refuseUnstorable("json", reading.body, csvField);
-    return { filename, mediaType, bytes, body: reading.body, details: reading.details, field: csvField };
+    return { body: reading.body, source: { problems: reading.details, field: csvField }, upload: kept() };
   }
   let body: unknown;
   try {
@@ -66,7 +69,7 @@ export async function readUpload(c: Context): Promise<UploadedSubmission> {
     throw invalid("The file is not valid JSON");
   }
   refuseUnstorable("json", body);
-  return { filename, mediaType, bytes, body, details: [], field: (path) => path };
+  return { body, source: JSON_SOURCE, upload: kept() };
 }
 
 async function fileField(c: Context): Promise<File> {

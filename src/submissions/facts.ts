@@ -4,31 +4,19 @@ import { catalogue } from "../../streams/index.js";
 import { loadStream } from "../commands/handle.js";
 import type { Sql } from "../db/database.js";
 import type { EventStore } from "../event-store/port.js";
-import { type LedgerFacts, namedIds } from "./validate.js";
+import { namedIds, type ReferenceFacts } from "./validate.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** The fixture as its own stream stands: the one source that is never behind. */
-export async function loadFixture(store: EventStore, fixtureId: string): Promise<FixtureState> {
-  const fold = { initialState: initialFixtureState, evolve: evolveFixture };
-  return (await loadStream(store, catalogue, fixtureStream(fixtureId), fold)).state;
-}
-
 /**
- * What the checks of one request consult. The fixture comes from its stream; the rest from
- * read models, which may trail the log by a moment: an event id accepted in another fixture
+ * What the checks of one request consult beside the fixture's stream, read from the read
+ * models once. They may trail the log by a moment: an event id accepted in another fixture
  * that instant is still refused, by the store, when the submission is appended.
  */
-export async function ledgerFacts(
-  store: EventStore,
-  sql: Sql,
-  body: unknown,
-  fixture?: FixtureState,
-): Promise<LedgerFacts> {
+export async function referenceFacts(sql: Sql, body: unknown): Promise<ReferenceFacts> {
   const named = namedIds(body);
   const eventIds = named.eventIds.filter((id) => UUID.test(id));
-  const [state, kinds, registered, accepted] = await Promise.all([
-    fixture ?? (named.fixtureId ? loadFixture(store, named.fixtureId) : null),
+  const [kinds, registered, accepted] = await Promise.all([
     sql<{ kind: string }[]>`select kind from dismissal_kind`,
     named.participantIds.length === 0
       ? []
@@ -39,9 +27,21 @@ export async function ledgerFacts(
       : sql<{ id: string }[]>`select event_id::text as id from delivery where event_id = any(${eventIds}::uuid[])`,
   ]);
   return {
-    fixture: state,
     dismissalKinds: new Set(kinds.map((k) => k.kind)),
     registered: new Set(registered.map((r) => r.id)),
     accepted: new Set(accepted.map((r) => r.id)),
   };
+}
+
+/** The fixture a delivery belongs to, by its event id; undefined for none (or an id that is no UUID). */
+export async function fixtureOfDelivery(sql: Sql, eventId: string): Promise<string | undefined> {
+  if (!UUID.test(eventId)) return undefined;
+  const [row] = await sql<{ fixture_id: string }[]>`select fixture_id from delivery where event_id = ${eventId}::uuid`;
+  return row?.fixture_id;
+}
+
+/** The fixture as its own stream stands: the one source that is never behind. */
+export async function loadFixture(store: EventStore, fixtureId: string): Promise<FixtureState> {
+  const fold = { initialState: initialFixtureState, evolve: evolveFixture };
+  return (await loadStream(store, catalogue, fixtureStream(fixtureId), fold)).state;
 }

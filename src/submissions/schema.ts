@@ -8,6 +8,15 @@ import type { DeliveryState } from "../../streams/fixture.js";
  */
 
 export const SCHEMA_VERSION = "1.0";
+
+/** What a missing field is told, whatever type it should have had. */
+export const REQUIRED = "Required";
+
+/** Parse options for submitted input: a missing field says so, rather than which type it lacks. */
+export const submittedInput = {
+  error: (issue: { code?: string; input?: unknown }) =>
+    issue.code === "invalid_type" && issue.input === undefined ? REQUIRED : undefined,
+};
 export const MAX_EVENTS = 1000;
 
 const reference = (description: string, example: string) =>
@@ -122,21 +131,23 @@ const batters = (e: { strikerId: unknown; nonStrikerId: unknown }, ctx: z.Refine
     ctx.addIssue({ code: "custom", path: ["nonStrikerId"], message: "Must differ from strikerId" });
 };
 
-export const submittedEventSchema = z
-  .strictObject({
-    eventId: z
-      .uuid()
-      .overwrite((id) => id.toLowerCase())
-      .openapi({
-        description: "Globally unique delivery id; corrections keep it.",
-        example: "0b3f9a52-8c1e-4e59-a8e5-1f0c2d9b7a41",
-      }),
-    ...delivery,
-    sequenceNumber: z.number().int().min(1).max(1_000_000).openapi({
-      description: "Occurrence order within the innings; ascending within each innings of the submission.",
-      example: 37,
+/** Identify a submitted event; a correction may repeat them (as the history shows a state), never change them. */
+const identity = {
+  eventId: z
+    .uuid()
+    .overwrite((id) => id.toLowerCase())
+    .openapi({
+      description: "Globally unique delivery id; corrections keep it.",
+      example: "0b3f9a52-8c1e-4e59-a8e5-1f0c2d9b7a41",
     }),
-  })
+  sequenceNumber: z.number().int().min(1).max(1_000_000).openapi({
+    description: "Occurrence order within the innings; ascending within each innings of the submission.",
+    example: 37,
+  }),
+};
+
+export const submittedEventSchema = z
+  .strictObject({ eventId: identity.eventId, ...delivery, sequenceNumber: identity.sequenceNumber })
   .superRefine(ballNumberMatchesOver, evenIfBroken)
   .superRefine(extrasAddUp, evenIfBroken)
   .superRefine(batters, evenIfBroken)
@@ -144,7 +155,9 @@ export const submittedEventSchema = z
 export type SubmittedEvent = z.infer<typeof submittedEventSchema>;
 
 const schemaVersion = z
-  .literal(SCHEMA_VERSION, { error: `Only schemaVersion ${SCHEMA_VERSION} is supported` })
+  .literal(SCHEMA_VERSION, {
+    error: (issue) => (issue.input === undefined ? REQUIRED : `Only schemaVersion ${SCHEMA_VERSION} is supported`),
+  })
   .openapi({
     description: "Always `1.0`.",
     example: SCHEMA_VERSION,
@@ -166,16 +179,30 @@ export const directSubmissionSchema = submissionEnvelopeSchema
 export type DirectSubmission = z.infer<typeof directSubmissionSchema>;
 
 export const replacementDeliverySchema = z
-  .strictObject(delivery)
+  .strictObject({
+    ...delivery,
+    eventId: identity.eventId.optional().openapi({ description: "May be sent; must be the corrected event's id." }),
+    sequenceNumber: identity.sequenceNumber
+      .optional()
+      .openapi({ description: "May be sent; must be the delivery's own: the sequence is inherited." }),
+  })
   .superRefine(ballNumberMatchesOver, evenIfBroken)
   .superRefine(extrasAddUp, evenIfBroken)
   .superRefine(batters, evenIfBroken)
-  .openapi("ReplacementDelivery", { description: "The delivery's whole new state; its sequence is inherited." });
+  .openapi("ReplacementDelivery", {
+    description:
+      "The delivery's whole new state; its sequence is inherited. A state read from the history may be sent as it is.",
+  });
 
 export type ReplacementDelivery = z.infer<typeof replacementDeliverySchema>;
 
 /** The delivery as the ledger holds it: no ball label is null there. */
-export const ledgerDelivery = ({ ballNumber, ...rest }: ReplacementDelivery): DeliveryState => ({
+export const ledgerDelivery = ({
+  eventId: _eventId,
+  sequenceNumber: _sequenceNumber,
+  ballNumber,
+  ...rest
+}: ReplacementDelivery): DeliveryState => ({
   ...rest,
   ballNumber: ballNumber ?? null,
 });

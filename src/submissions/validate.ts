@@ -1,6 +1,8 @@
 import type { FixtureState } from "../../streams/fixture-state.js";
-import type { ErrorDetail } from "../http/errors.js";
+import { byEvent, type Problem } from "../commands/errors.js";
 import { bodyLocation, type Location, zodDetails } from "../http/validation.js";
+import { oversAllowed } from "./overs.js";
+import { LedgerPlaces, type Placement } from "./places.js";
 import {
   type CorrectionRequest,
   correctionRequestSchema,
@@ -8,6 +10,7 @@ import {
   type SubmittedEvent,
   submissionEnvelopeSchema,
   submittedEventSchema,
+  submittedInput,
 } from "./schema.js";
 
 /**
@@ -16,10 +19,8 @@ import {
  * malformed in one field is still checked in its others, so the answer lists everything.
  */
 
-/** What the ledger holds that the checks consult, read once per request (`facts.ts`). */
-export type LedgerFacts = {
-  /** The fixture as its stream stands; null when there is no such fixture. */
-  fixture: FixtureState | null;
+/** What the checks consult beside the fixture's own state: read models, read once per request (`facts.ts`). */
+export type ReferenceFacts = {
   dismissalKinds: ReadonlySet<string>;
   /** Participants that exist anywhere: a substitute fielder need not be in the squad. */
   registered: ReadonlySet<string>;
@@ -27,7 +28,11 @@ export type LedgerFacts = {
   accepted: ReadonlySet<string>;
 };
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; details: ErrorDetail[] };
+/**
+ * What the checks found: the value when the input is well formed; `invalid` problems, which
+ * are the sender's to mend, and `conflicts` with what the ledger already holds.
+ */
+export type Findings<T> = { value: T | undefined; invalid: Problem[]; conflicts: Problem[] };
 
 /** The ids a request names, so `facts.ts` reads only what the checks need. */
 export function namedIds(body: unknown): { fixtureId?: string; eventIds: string[]; participantIds: string[] } {
@@ -42,71 +47,130 @@ export function namedIds(body: unknown): { fixtureId?: string; eventIds: string[
   };
 }
 
-export function checkSubmission(body: unknown, facts: LedgerFacts): Checked<DirectSubmission> {
-  const envelope = submissionEnvelopeSchema.safeParse(body);
-  const details = envelope.success ? [] : zodDetails(envelope.error, bodyLocation);
+/** A submission to `fixture`, the fixture's state as its stream stands. */
+export function checkSubmission(
+  body: unknown,
+  fixture: FixtureState,
+  facts: ReferenceFacts,
+): Findings<DirectSubmission> {
+  const envelope = submissionEnvelopeSchema.safeParse(body, submittedInput);
+  const invalid = envelope.success ? [] : zodDetails(envelope.error, bodyLocation);
+  const conflicts: Problem[] = [];
   const events = Array.isArray(record(body)?.events) ? (record(body)?.events as unknown[]) : [];
   // Past the limit only the count is reported: checking an unbounded list is the attack.
-  const checkable = envelope.success || (details.every((d) => d.field !== "events") && events.length > 0);
+  const checkable = envelope.success || (invalid.every((d) => d.field !== "events") && events.length > 0);
   const parsed: SubmittedEvent[] = [];
   if (checkable) {
-    const fixture = inFixture(record(body)?.fixtureId, facts, details);
+    const scheduled = inFixture(record(body)?.fixtureId, fixture, invalid);
+    const places = scheduled ? new LedgerPlaces(fixture) : undefined;
     events.forEach((raw, eventIndex) => {
       const at = (path: string) => ({ field: path, eventIndex });
-      const result = submittedEventSchema.safeParse(raw);
+      const result = submittedEventSchema.safeParse(raw, submittedInput);
       if (result.success) parsed.push(result.data);
-      else details.push(...zodDetails(result.error, (path) => at(path.join("."))));
-      if (fixture) details.push(...deliveryProblems(record(raw), fixture, facts, at));
-      const eventId = text(record(raw)?.eventId)?.toLowerCase();
-      if (eventId && (facts.accepted.has(eventId) || fixture?.deliveries.has(eventId)))
-        details.push({ code: "DUPLICATE_EVENT_ID", message: "This event id is already accepted", ...at("eventId") });
+      else invalid.push(...zodDetails(result.error, (path) => at(path.join("."))));
+      const event = record(raw);
+      if (scheduled) invalid.push(...deliveryProblems(event, fixture, facts, at));
+      const eventId = text(event?.eventId)?.toLowerCase();
+      if (eventId && (facts.accepted.has(eventId) || fixture.deliveries.has(eventId)))
+        conflicts.push({ code: "DUPLICATE_EVENT_ID", message: "This event id is already accepted", ...at("eventId") });
+      const placement = placementOf(event, eventId);
+      if (places && placement) conflicts.push(...places.conflicts(placement, { eventIndex }));
     });
-    details.push(...repeatedIds(events), ...brokenOrder(events));
+    invalid.push(...repeatedIds(events), ...brokenOrder(events));
   }
-  if (details.length > 0 || !envelope.success) return { ok: false, details: sorted(details) };
-  return { ok: true, value: { ...envelope.data, events: parsed } };
+  const value = envelope.success && invalid.length === 0 ? { ...envelope.data, events: parsed } : undefined;
+  return { value, invalid: byEvent(invalid), conflicts: byEvent(conflicts) };
 }
 
-/** A correction of `eventId`, a delivery of fixture `owner`. */
-export function checkCorrection(body: unknown, owner: string, facts: LedgerFacts): Checked<CorrectionRequest> {
-  const result = correctionRequestSchema.safeParse(body);
-  const details = result.success ? [] : zodDetails(result.error, (path) => ({ field: path.join(".") }));
+/** What a correction is about: the delivery, as the fixture's stream holds it. */
+export type CorrectionTarget = { fixtureId: string; eventId: string; sequenceNumber: number };
+
+/** A correction of `target`, a delivery of `fixture` (the fixture's state as its stream stands). */
+export function checkCorrection(
+  body: unknown,
+  target: CorrectionTarget,
+  fixture: FixtureState,
+  facts: ReferenceFacts,
+): Findings<CorrectionRequest> {
+  const result = correctionRequestSchema.safeParse(body, submittedInput);
+  const invalid = result.success ? [] : zodDetails(result.error, (path) => ({ field: path.join(".") }));
+  const top = record(body);
+  const event = record(top?.event);
   // Trimmed as the schema trims it: " 1426312 " names the owner too.
-  const fixtureId = text(record(body)?.fixtureId);
-  if (fixtureId !== undefined && fixtureId !== owner && facts.fixture)
-    details.push({
+  const fixtureId = text(top?.fixtureId);
+  if (fixtureId !== undefined && fixtureId !== target.fixtureId)
+    invalid.push({
       code: "INVALID_FIELD",
-      message: `The event belongs to fixture ${owner}`,
+      message: `The event belongs to fixture ${target.fixtureId}`,
       field: "fixtureId",
     });
-  if (facts.fixture)
-    details.push(
-      ...deliveryProblems(record(record(body)?.event), facts.fixture, facts, (path) => ({ field: `event.${path}` })),
-    );
-  if (!result.success || details.length > 0) return { ok: false, details: sorted(details) };
-  return { ok: true, value: result.data };
+  // A state read back from the history names its delivery; only another one is refused.
+  const eventId = text(event?.eventId)?.toLowerCase();
+  if (eventId !== undefined && eventId !== target.eventId)
+    invalid.push({
+      code: "INVALID_FIELD",
+      message: `Must be ${target.eventId}, the corrected event's id`,
+      field: "event.eventId",
+    });
+  if (isInteger(event?.sequenceNumber) && event.sequenceNumber !== target.sequenceNumber)
+    invalid.push({
+      code: "INVALID_FIELD",
+      message: `The sequence is inherited: must be ${target.sequenceNumber}, the delivery's own, or absent`,
+      field: "event.sequenceNumber",
+    });
+  const within = (path: string) => ({ field: `event.${path}` });
+  invalid.push(...deliveryProblems(event, fixture, facts, within));
+  const placement = placementOf({ ...event, sequenceNumber: target.sequenceNumber }, target.eventId);
+  const conflicts = placement
+    ? new LedgerPlaces(fixture, target.eventId).conflicts(placement, {}, CORRECTION_FIELDS)
+    : [];
+  const value = result.success && invalid.length === 0 ? result.data : undefined;
+  return { value, invalid: byEvent(invalid), conflicts };
 }
 
-function inFixture(fixtureId: unknown, facts: LedgerFacts, details: ErrorDetail[]): FixtureState | null {
-  if (typeof fixtureId !== "string") return null;
-  if (!facts.fixture?.scheduled)
-    details.push({ code: "FIXTURE_NOT_FOUND", message: `No fixture ${fixtureId}`, field: "fixtureId" });
-  return facts.fixture?.scheduled ? facts.fixture : null;
+/**
+ * A correction's sequence is inherited, so a sequence number held in the innings it moves to
+ * is a problem of that move: its `inningsId`.
+ */
+const CORRECTION_FIELDS = {
+  sequenceNumber: "event.inningsId",
+  overNumber: "event.overNumber",
+  positionInOver: "event.positionInOver",
+};
+
+/** Where a raw event would go, when the fields that say so are well typed. */
+function placementOf(event: Record<string, unknown> | undefined, eventId: string | undefined): Placement | undefined {
+  const inningsId = text(event?.inningsId);
+  const { sequenceNumber, overNumber, positionInOver } = event ?? {};
+  if (eventId === undefined || inningsId === undefined) return undefined;
+  if (!isInteger(sequenceNumber) || !isInteger(overNumber) || !isInteger(positionInOver)) return undefined;
+  return { eventId, inningsId, sequenceNumber, overNumber, positionInOver };
+}
+
+/** Whether the fixture the submission names exists; a problem when it does not. */
+function inFixture(fixtureId: unknown, fixture: FixtureState, problems: Problem[]): boolean {
+  if (typeof fixtureId !== "string") return false;
+  if (!fixture.scheduled)
+    problems.push({ code: "FIXTURE_NOT_FOUND", message: `No fixture ${fixtureId}`, field: "fixtureId" });
+  return fixture.scheduled !== null;
 }
 
 /** The referential rules of one delivery: its innings, who played it, how they got out. */
 function deliveryProblems(
   event: Record<string, unknown> | undefined,
   fixture: FixtureState,
-  facts: LedgerFacts,
+  facts: ReferenceFacts,
   at: (path: string) => Location,
-): ErrorDetail[] {
+): Problem[] {
   if (!event) return [];
-  const problems: ErrorDetail[] = [];
+  const problems: Problem[] = [];
   const inningsId = text(event.inningsId);
   const innings = inningsId === undefined ? undefined : fixture.innings.get(inningsId);
   if (inningsId !== undefined && !innings)
     problems.push({ code: "INVALID_INNINGS", message: `No innings ${inningsId} in this fixture`, ...at("inningsId") });
+  const overs = innings && oversAllowed(fixture, innings);
+  if (overs && isInteger(event.overNumber) && event.overNumber >= overs.count)
+    problems.push({ code: "INVALID_FIELD", message: overs.message, ...at("overNumber") });
   const batting = side(fixture, innings?.battingCompetitorId, "batting");
   const fielding = side(fixture, innings?.bowlingCompetitorId, "fielding");
   const player = (value: unknown, squad: Side, path: string, registeredWillDo = false) => {
@@ -145,7 +209,7 @@ function side(fixture: FixtureState, competitorId: string | undefined, role: str
   return { label: `${name}, the ${role} side`, members: (id) => squad?.has(id) ?? false };
 }
 
-function repeatedIds(events: unknown[]): ErrorDetail[] {
+function repeatedIds(events: unknown[]): Problem[] {
   const first = new Map<string, number>();
   return events.flatMap((raw, eventIndex) => {
     const eventId = text(record(raw)?.eventId)?.toLowerCase();
@@ -167,7 +231,7 @@ function repeatedIds(events: unknown[]): ErrorDetail[] {
 }
 
 /** Within each innings, in submitted order, sequence numbers and (over, position) must both ascend. */
-function brokenOrder(events: unknown[]): ErrorDetail[] {
+function brokenOrder(events: unknown[]): Problem[] {
   const last = new Map<string, { sequence: number; over: number; position: number; eventIndex: number }>();
   return events.flatMap((raw, eventIndex) => {
     const event = record(raw);
@@ -179,7 +243,7 @@ function brokenOrder(events: unknown[]): ErrorDetail[] {
     const previous = last.get(inningsId);
     last.set(inningsId, { sequence, over, position, eventIndex });
     if (!previous) return [];
-    const problems: ErrorDetail[] = [];
+    const problems: Problem[] = [];
     if (sequence <= previous.sequence)
       problems.push({
         code: "INVALID_FIELD",
@@ -197,8 +261,6 @@ function brokenOrder(events: unknown[]): ErrorDetail[] {
     return problems;
   });
 }
-
-const sorted = (details: ErrorDetail[]) => details.sort((a, b) => (a.eventIndex ?? -1) - (b.eventIndex ?? -1));
 
 const record = (value: unknown): Record<string, unknown> | undefined =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

@@ -317,13 +317,13 @@ describe("a correction", () => {
       ["no reason", { ...valid, reason: undefined }, [{ code: "INVALID_FIELD", field: "reason" }]],
       ["schema version 2.0", { ...valid, schemaVersion: "2.0" }, [{ code: "INVALID_FIELD", field: "schemaVersion" }]],
       [
-        "a sequence number",
+        "another sequence number than the delivery's own",
         { ...valid, event: { ...valid.event, sequenceNumber: 99 } },
         [{ code: "INVALID_FIELD", field: "event.sequenceNumber" }],
       ],
       [
-        "an event id",
-        { ...valid, event: { ...valid.event, eventId: target.eventId } },
+        "another delivery's event id",
+        { ...valid, event: { ...valid.event, eventId: (events[0] as SubmittedEvent).eventId } },
         [{ code: "INVALID_FIELD", field: "event.eventId" }],
       ],
       [
@@ -395,8 +395,8 @@ describe("a correction", () => {
     const { fixture, events } = await aSubmittedFixture(6);
     const second = validEvents(fixture, 6, { ordinal: 1 });
     expect((await api.submit(submission(fixture, second))).status).toBe(201);
-    const target = events[4] as SubmittedEvent;
-    const held = events[1] as SubmittedEvent;
+    const target = events[5] as SubmittedEvent;
+    const held = events[4] as SubmittedEvent;
     const streamLength = (await streamOf(fixture.id)).length;
 
     const ontoHeld = await put(
@@ -411,7 +411,7 @@ describe("a correction", () => {
     expect((ontoHeld.body as { error: { details: unknown[] } }).error.details).toEqual([
       { code: "EVENT_CONFLICT", message: expect.stringContaining(held.eventId), field: "event.positionInOver" },
     ]);
-    // Sequence 5 of the second innings is held: moving there (to a free ball) conflicts on the innings.
+    // Sequence 6 of the second innings is held: moving there (to a free ball) conflicts on the innings.
     const intoSecond = await put(
       target.eventId,
       correctionOf(fixture, target, {
@@ -427,7 +427,7 @@ describe("a correction", () => {
     expect((intoSecond.body as { error: { details: unknown[] } }).error.details).toEqual([
       {
         code: "EVENT_CONFLICT",
-        message: expect.stringContaining(second[4]?.eventId as string),
+        message: expect.stringContaining(second[5]?.eventId as string),
         field: "event.inningsId",
       },
     ]);
@@ -439,6 +439,12 @@ describe("a correction", () => {
     expect(corrected(await put(target.eventId, own)).revision).toBe(2);
     const free = correctionOf(fixture, target, { overNumber: 7, positionInOver: 0, ballNumber: "7.1" });
     expect(corrected(await put(target.eventId, free)).revision).toBe(3);
+    // A ball after a later delivery's crosses it: the orders by sequence and by ball must agree.
+    const crossing = await put(held.eventId, correctionOf(fixture, held, { overNumber: 8, ballNumber: "8.1" }));
+    expectError(crossing, 409, "EVENT_CONFLICT");
+    expect((crossing.body as { error: { details: unknown[] } }).error.details).toEqual([
+      { code: "EVENT_CONFLICT", message: expect.stringContaining(target.eventId), field: "event.overNumber" },
+    ]);
     // The place it left is free again.
     const intoLeft = correctionOf(fixture, held, {
       overNumber: target.overNumber,
@@ -529,7 +535,8 @@ describe("refreshed scopes", () => {
     expect((await historyOf(inSuperOver.eventId)).corrections[0]?.refreshedScopes).toEqual(fixtureOnly);
 
     const moved = regular[2] as SubmittedEvent;
-    const intoSuperOver = { inningsId: superOverId, overNumber: 1, positionInOver: 0, ballNumber: "1.1" };
+    // Its sequence (3) follows the super over's two balls, so its ball does too: a super over has one over.
+    const intoSuperOver = { inningsId: superOverId, overNumber: 0, positionInOver: 2, ballNumber: "0.3" };
     const out = corrected(await put(moved.eventId, correctionOf(fixture, moved, intoSuperOver)));
     expect(out.refreshedScopes).toEqual(
       expectedScopes(fixture, [{ state: moved }, { state: { ...moved, ...intoSuperOver }, superOver: true }]),

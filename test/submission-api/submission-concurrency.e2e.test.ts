@@ -84,9 +84,9 @@ describe("racing submissions", () => {
     );
     expect(statuses(responses).filter((s) => s === 201)).toHaveLength(1);
     for (const res of responses.filter((r) => r.status !== 201)) expectDuplicateRefusal(res, events.length);
-    // Sent once it is stored, the check itself sees the duplicates.
+    // Sent once it is stored, the check itself sees the duplicates: conflicts alone, so 409.
     const late = await api.submit(submission(fixture, events), token);
-    expect(late.status, late.text).toBe(422);
+    expect(late.status, late.text).toBe(409);
     expectDuplicateRefusal(late, events.length);
 
     expect((await api.publicEvents(fixture.id)).map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
@@ -117,7 +117,7 @@ describe("racing submissions", () => {
       submission(loser === one.id ? one : other, loser === one.id ? events : elsewhere),
       token,
     );
-    expect(late.status, late.text).toBe(422);
+    expect(late.status, late.text).toBe(409);
     expectDuplicateRefusal(late, events.length);
     const rows = await api.db.sql<{ event_id: string; fixture_id: string }[]>`
       select event_id::text, fixture_id from delivery where event_id = any(${ids}::uuid[]) order by sequence_number`;

@@ -7,8 +7,11 @@ import { aParticipant, type FixtureBuilder, type ParticipantBuilder } from "../s
 import { invalid, participant, sortedAs, type Where, withEvent } from "../support/submission-details.js";
 import {
   type Detail,
+  DUPLICATE,
   details,
+  INVALID,
   openSubmissionApi,
+  type Refusal,
   type SubmissionApi,
   type SubmittedEvent,
   submission,
@@ -55,9 +58,14 @@ const publicIds = async (fixture: FixtureBuilder) => (await api.publicEvents(fix
  * Submits `body`, expects 422 VALIDATION_FAILED with exactly `expected` (ordered by
  * eventIndex, top-level first), and that the fixture's ledger and public events did not change.
  */
-async function expectRefused(fixture: FixtureBuilder, body: unknown, expected: Where[]): Promise<Detail[]> {
+async function expectRefused(
+  fixture: FixtureBuilder,
+  body: unknown,
+  expected: Where[],
+  refusal: Refusal = INVALID,
+): Promise<Detail[]> {
   const [ledgerBefore, publicBefore] = [await streamOf(fixture), await publicIds(fixture)];
-  const found = details(await api.submit(body));
+  const found = details(await api.submit(body), refusal);
   const indexes = found.map((d) => d.eventIndex ?? -1);
   expect(indexes, "details ordered by eventIndex, top-level first").toEqual([...indexes].sort((a, b) => a - b));
   expect(located(found)).toEqual(sortedAs(expected));
@@ -344,10 +352,15 @@ describe("DUPLICATE_EVENT_ID", () => {
       fixture,
       more.map((e, i) => (i === 0 ? e : { ...e, eventId: (first[i - 1] as SubmittedEvent).eventId.toUpperCase() })),
     );
-    await expectRefused(fixture, body, [
-      { code: "DUPLICATE_EVENT_ID", field: "eventId", eventIndex: 1 },
-      { code: "DUPLICATE_EVENT_ID", field: "eventId", eventIndex: 2 },
-    ]);
+    await expectRefused(
+      fixture,
+      body,
+      [
+        { code: "DUPLICATE_EVENT_ID", field: "eventId", eventIndex: 1 },
+        { code: "DUPLICATE_EVENT_ID", field: "eventId", eventIndex: 2 },
+      ],
+      DUPLICATE,
+    );
     await expectAccepted(
       fixture,
       more,
@@ -364,7 +377,7 @@ describe("DUPLICATE_EVENT_ID", () => {
       fixture,
       withEvent(events, 2, (e) => (e.eventId = taken[0]?.eventId)),
     );
-    await expectRefused(fixture, body, [{ code: "DUPLICATE_EVENT_ID", field: "eventId", eventIndex: 2 }]);
+    await expectRefused(fixture, body, [{ code: "DUPLICATE_EVENT_ID", field: "eventId", eventIndex: 2 }], DUPLICATE);
     expect(await publicIds(elsewhere)).toEqual(taken.map((e) => e.eventId));
     await expectAccepted(fixture, events);
   });
@@ -383,7 +396,7 @@ describe("DUPLICATE_EVENT_ID", () => {
 
 describe("every problem in one answer, all or nothing", () => {
   it("reports 50 faults spread through 1,000 events, then accepts the 1,000 put right", async () => {
-    const fixture = await api.aFixtureToSubmitTo();
+    const fixture = await api.aFixtureToSubmitTo({ matchType: "Test" });
     const [first, second] = fixture.innings as [FixtureBuilder["innings"][0], FixtureBuilder["innings"][0]];
     const events = [...validEvents(fixture, 500, { ordinal: 0 }), ...validEvents(fixture, 500, { ordinal: 1 })];
     const sideOf = (i: number) => (i < 500 ? first : second);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { checkCorrection, checkSubmission, type LedgerFacts } from "../../src/submissions/validate.js";
-import { evolveFixture, initialFixtureState } from "../../streams/fixture-state.js";
+import { byEvent } from "../../src/commands/errors.js";
+import {
+  type CorrectionTarget,
+  checkCorrection as checkCorrectionOf,
+  checkSubmission as checkSubmissionOf,
+  type Findings,
+  type ReferenceFacts,
+} from "../../src/submissions/validate.js";
+import { evolveFixture, type FixtureState, initialFixtureState } from "../../streams/fixture-state.js";
 import { aParticipant, type FixtureBuilder } from "../support/cricket-builders.js";
 import { invalid, participant, sortedAs, type Where, withEvent } from "../support/submission-details.js";
 import { anOpenFixture, KINDS, type SubmittedEvent, submission, validEvents } from "../support/submissions.js";
@@ -19,6 +26,31 @@ const stateOf = (fixture: FixtureBuilder) =>
     .reduce(evolveFixture, initialFixtureState());
 
 const substitute = aParticipant(); // registered, in neither squad
+
+/** What the checks are given: the fixture's state (null: no such fixture) and the read models' facts. */
+type LedgerFacts = ReferenceFacts & { fixture: FixtureState | null };
+
+/** The findings as one verdict: the value, or every problem (invalid and conflicting) in answer order. */
+function verdict<T>(findings: Findings<T>): { ok: true; value: T } | { ok: false; details: Findings<T>["invalid"] } {
+  const details = byEvent([...findings.invalid, ...findings.conflicts]);
+  if (findings.value !== undefined && details.length === 0) return { ok: true, value: findings.value };
+  return { ok: false, details };
+}
+
+const checkSubmission = (body: unknown, { fixture, ...facts }: LedgerFacts) =>
+  verdict(checkSubmissionOf(body, fixture ?? initialFixtureState(), facts));
+
+/** A correction of the first delivery of `owner`'s fixture. */
+const checkCorrection = (body: unknown, owner: string, { fixture, ...facts }: LedgerFacts) => {
+  const state = fixture ?? initialFixtureState();
+  const [eventId, first] = [...state.deliveries][0] ?? [];
+  const target: CorrectionTarget = {
+    fixtureId: owner,
+    eventId: eventId ?? "",
+    sequenceNumber: first?.sequenceNumber ?? 1,
+  };
+  return verdict(checkCorrectionOf(body, target, state, facts));
+};
 
 function factsFor(fixture: FixtureBuilder | null, more: Partial<LedgerFacts> = {}): LedgerFacts {
   const players = fixture ? [...fixture.home.players, ...fixture.away.players] : [];
@@ -52,8 +84,8 @@ function problems(body: unknown, facts: LedgerFacts): Where[] {
 }
 
 /** A fixture with two open innings and `count` valid events of its first. */
-function scene(count = 4) {
-  const fixture = anOpenFixture();
+function scene(count = 4, matchType?: "Test") {
+  const fixture = anOpenFixture({ matchType });
   const first = fixture.innings[0] as FixtureBuilder["innings"][0];
   const events = validEvents(fixture, count);
   return {
@@ -318,7 +350,8 @@ describe("checkSubmission: one problem, one detail", () => {
       accepted: new Set([a, b]), // accepted anywhere, as the read model says
     };
     const ids = [a, held, b.toUpperCase()];
-    const events = validEvents(recorded, 3, { ordinal: 2 }).map((e, i) => ({ ...e, eventId: ids[i] as string }));
+    const after = { ordinal: 2, from: recorded.deliveries.length + 1 }; // places nobody holds
+    const events = validEvents(recorded, 3, after).map((e, i) => ({ ...e, eventId: ids[i] as string }));
     expect(problems(submission(recorded, events), facts)).toEqual(
       [0, 1, 2].map((eventIndex) => ({ code: "DUPLICATE_EVENT_ID", field: "eventId", eventIndex })),
     );
@@ -347,7 +380,7 @@ describe("checkSubmission: the submission as a whole", () => {
   });
 
   it("accepts exactly 1,000 events", () => {
-    const s = scene(1);
+    const s = scene(1, "Test");
     const checked = checkSubmission(submission(s.fixture, validEvents(s.fixture, 1000)), s.facts);
     expect(checked.ok && checked.value.events.length).toBe(1000);
   });
@@ -468,7 +501,7 @@ describe("checkSubmission: every problem in one pass", () => {
   });
 
   it("reports faults spread through 1,000 events, each at its own index", () => {
-    const s = scene(1);
+    const s = scene(1, "Test");
     const events: unknown[] = validEvents(s.fixture, 1000);
     const expected: Where[] = [];
     for (let i = 5; i < 1000; i += 100) {

@@ -171,6 +171,8 @@ export type InningsOptions = {
   wicketEvery?: number;
   /** Changes to generated deliveries, by index within the innings. */
   override?: (index: number, delivery: DeliveryState) => Partial<DeliveryState> | undefined;
+  /** A super over: its innings never counts in player aggregates, and has one over. */
+  superOver?: boolean;
 };
 
 const WICKET_KINDS = ["caught", "bowled", "run out", "lbw", "stumped", "caught and bowled", "retired hurt"];
@@ -207,7 +209,7 @@ export class FixtureBuilder implements Buildable {
         teamType: "club",
         gender: home.gender,
         ballsPerOver: 6,
-        oversPerInnings: matchType === "Test" ? null : 20,
+        oversPerInnings: matchType === "Test" ? null : matchType === "ODI" ? 50 : 20,
         stage: null,
         matchNumber: 1,
         source: { sourceId: `cricsheet:match:${this.id}`, revision: 1, dataVersion: "1.1.0", createdOn: startDate },
@@ -235,7 +237,7 @@ export class FixtureBuilder implements Buildable {
         ordinal,
         battingCompetitorId: batting.id,
         bowlingCompetitorId: bowling.id,
-        superOver: false,
+        superOver: options.superOver ?? false,
         target: ordinal === 1 ? { runs: 150, overs: 20 } : null,
         declared: false,
         forfeited: false,

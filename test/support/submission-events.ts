@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { aFixture, type FixtureBuilder } from "./cricket-builders.js";
+import { aFixture, type FixtureBuilder, type FixtureOptions } from "./cricket-builders.js";
 
 /* Valid direct-submission content, without test-runner imports, so benchmarks use it too. */
 
@@ -23,10 +23,17 @@ export type SubmittedEvent = {
 
 /**
  * A fixture ready for submissions: scheduled, both squads named, `innings` innings opened
- * and no deliveries yet, with the dismissal vocabulary registered.
+ * and no deliveries yet, with the dismissal vocabulary registered. A T20 unless `matchType`
+ * says otherwise: more than 120 balls an innings need a Test.
  */
-export function anOpenFixture({ innings = 2 } = {}): FixtureBuilder {
-  const fixture = aFixture();
+export function anOpenFixture({
+  innings = 2,
+  matchType,
+}: {
+  innings?: number;
+  matchType?: FixtureOptions["matchType"];
+} = {}): FixtureBuilder {
+  const fixture = aFixture({ matchType });
   for (let i = 0; i < innings; i++) fixture.withInnings({ deliveries: 0 });
   return fixture;
 }

@@ -13,10 +13,16 @@ export type PublicEvent = SubmittedEvent & { fixtureId: string; revision: number
 export type Detail = { code: string; message: string; field: string; eventIndex?: number };
 
 /** The details of a 422 VALIDATION_FAILED. */
-export function details(res: ApiResponse): Detail[] {
-  expect(res.status, res.text).toBe(422);
+/** How a refused submission is answered: 422 with every problem, or 409 when all it has are conflicts. */
+export type Refusal = { status: 409 | 422; code: string };
+export const INVALID: Refusal = { status: 422, code: "VALIDATION_FAILED" };
+export const DUPLICATE: Refusal = { status: 409, code: "DUPLICATE_EVENT_ID" };
+export const CONFLICT: Refusal = { status: 409, code: "EVENT_CONFLICT" };
+
+export function details(res: ApiResponse, refusal: Refusal = INVALID): Detail[] {
+  expect(res.status, res.text).toBe(refusal.status);
   const error = (res.body as { error: { code: string; details: Detail[] } }).error;
-  expect(error.code).toBe("VALIDATION_FAILED");
+  expect(error.code).toBe(refusal.code);
   return error.details;
 }
 
@@ -27,7 +33,7 @@ export async function openSubmissionApi(options: Parameters<typeof openAccountAp
   const admin: Person = await api.anAdmin();
 
   /** A fixture given to the world with its innings open and no deliveries. */
-  async function aFixtureToSubmitTo(options?: { innings?: number }) {
+  async function aFixtureToSubmitTo(options?: Parameters<typeof anOpenFixture>[0]) {
     const fixture = anOpenFixture(options);
     await api.world.given(fixture);
     return fixture;

@@ -1,48 +1,76 @@
-import { createHash, randomUUID } from "node:crypto";
-import canonicalize from "canonicalize";
-import { type DeliveryState, fixtureStream, recordingId, type SubmissionAccepted } from "../../../streams/fixture.js";
+import { randomUUID } from "node:crypto";
+import type { Account } from "../../../streams/account-state.js";
+import {
+  type DeliveryCorrected,
+  fixtureStream,
+  recordingId,
+  type SubmissionAccepted,
+} from "../../../streams/fixture.js";
 import type { FixtureState } from "../../../streams/fixture-state.js";
 import { catalogue } from "../../../streams/index.js";
 import type { EventData } from "../../../streams/types.js";
+import type { Sql } from "../../db/database.js";
 import { DuplicateEventId, type EventStore, WrongExpectedRevision } from "../../event-store/port.js";
-import type { DirectSubmission } from "../../submissions/schema.js";
+import { fixtureOfDelivery, referenceFacts } from "../../submissions/facts.js";
+import { type RefreshScope, refreshedScopes } from "../../submissions/scopes.js";
+import { namedIds } from "../../submissions/validate.js";
 import { type CommandContext, type Decider, type HandleResult, handleCommand } from "../handle.js";
 import { KeyedQueue } from "../serial.js";
 import { type CorrectDelivery, correctDelivery } from "./correct.js";
-import { LedgerConflict } from "./errors.js";
-import { submitDeliveries } from "./submit.js";
+import { CorrectionForbidden, DeliveryNotFound, LedgerConflict } from "./errors.js";
+import { type SubmissionSource, type SubmitDeliveries, submitDeliveries } from "./submit.js";
 
 export type Upload = NonNullable<EventData<typeof SubmissionAccepted>["upload"]>;
-export type SubmissionReceipt = HandleResult & { submissionId: string; receivedAt: string };
+export type SubmissionReceipt = HandleResult & {
+  submissionId: string;
+  receivedAt: string;
+  fixtureId: string;
+  schemaVersion: EventData<typeof SubmissionAccepted>["schemaVersion"];
+  eventCount: number;
+};
+export type Ledger = { store: EventStore; sql: Sql };
 
 const fixtures = new KeyedQueue();
 
-/** Accepts a validated submission: its record and deliveries in one append to the fixture's ledger. */
+/**
+ * Records a submission: the read models' facts are gathered once, the fixture's stream read
+ * and every rule decided in one pass, and the record of it and its deliveries appended at once.
+ */
 export async function submit(
-  store: EventStore,
-  { submission, upload }: { submission: DirectSubmission; upload: Upload | null },
+  { store, sql }: Ledger,
+  { body, source, upload }: { body: unknown; source: SubmissionSource; upload: Upload | null },
   context: CommandContext,
 ): Promise<SubmissionReceipt> {
   const submissionId = randomUUID();
   const receivedAt = context.now.toISOString();
-  const record = {
-    submissionId,
-    submitterId: context.actor,
-    receivedAt,
-    payloadSha256: sha256(canonicalize(submission) ?? ""),
-    upload,
+  const command: SubmitDeliveries = {
+    body,
+    source,
+    facts: await referenceFacts(sql, body),
+    record: { submissionId, submitterId: context.actor, receivedAt, upload },
   };
+  const fixtureId = namedIds(body).fixtureId;
+  // Without a fixture to read, the decision has no ledger to consult; it refuses the body.
+  if (!fixtureId) submitDeliveries.decide(command, submitDeliveries.initialState());
   try {
-    const result = await handle(store, submission.fixtureId, submitDeliveries, { submission, record }, context);
-    return { ...result, submissionId, receivedAt };
+    const result = await handle(store, fixtureId as string, submitDeliveries, command, context);
+    // A submission that stood appended its record first.
+    const accepted = result.events[0]?.data as EventData<typeof SubmissionAccepted>;
+    return {
+      ...result,
+      submissionId,
+      receivedAt,
+      fixtureId: fixtureId as string,
+      schemaVersion: accepted.schemaVersion,
+      eventCount: accepted.eventIds.length,
+    };
   } catch (error) {
     if (!(error instanceof DuplicateEventId)) throw error;
-    // Another fixture recorded one of these deliveries after the checks read the read models.
+    // Another fixture recorded one of these deliveries after the facts were read.
     const stored = new Set(error.eventIds);
     throw new LedgerConflict(
-      "DUPLICATE_EVENT_ID",
-      submission.events.flatMap((e, eventIndex) =>
-        stored.has(recordingId(e.eventId))
+      namedIds(body).eventIds.flatMap((eventId, eventIndex) =>
+        stored.has(recordingId(eventId))
           ? [{ code: "DUPLICATE_EVENT_ID", message: "This event id is already accepted", field: "eventId", eventIndex }]
           : [],
       ),
@@ -51,19 +79,41 @@ export async function submit(
 }
 
 export type CorrectionOutcome = HandleResult & {
-  /** The fixture as the decision that stood saw it: the live revision it replaced (or kept) is in it. */
-  decidedOn: FixtureState;
+  /** What the correction did, as the decision that stood saw the fixture. */
+  correction: {
+    eventId: string;
+    fixtureId: string;
+    revision: number;
+    previousRevision: number;
+    changed: boolean;
+    refreshedScopes: RefreshScope[];
+  };
 };
 
 /** Appends the next revision of a live delivery, unless the replacement changes nothing. */
 export async function correct(
-  store: EventStore,
-  command: { fixtureId: string; eventId: string; reason: string; delivery: DeliveryState },
+  { store, sql }: Ledger,
+  {
+    eventId,
+    readBody,
+    corrector,
+  }: {
+    eventId: string;
+    /** Read only once the corrector may correct, so a viewer learns nothing from how a body is judged. */
+    readBody: () => Promise<unknown>;
+    corrector: Account;
+  },
   context: CommandContext,
 ): Promise<CorrectionOutcome> {
-  // What the caller read before its turn in the queue may be stale: a racing correction may have
-  // appended since. The answer (the revision replaced, the scopes of the change) must describe
-  // the state this decision was taken on, so keep the state of the last decision.
+  // Refused before anything is looked up: a viewer learns nothing of which deliveries exist.
+  if (corrector.role !== "admin" && corrector.role !== "submitter")
+    throw new CorrectionForbidden(corrector.accountId, "Only a submitter or an administrator may do this");
+  const body = await readBody();
+  const [fixtureId, facts] = await Promise.all([fixtureOfDelivery(sql, eventId), referenceFacts(sql, body)]);
+  if (fixtureId === undefined) throw new DeliveryNotFound(eventId);
+  // A racing correction may append before this one's turn. The answer (the revision replaced,
+  // the scopes of the change) must describe the state this decision was taken on, so keep the
+  // state of the last decision.
   let decidedOn: FixtureState | undefined;
   const decider: Decider<CorrectDelivery, FixtureState> = {
     ...correctDelivery,
@@ -72,16 +122,28 @@ export async function correct(
       return correctDelivery.decide(cmd, state);
     },
   };
-  const result = await handle(store, command.fixtureId, decider, command, context);
-  return { ...result, decidedOn: decidedOn as FixtureState };
+  const command = { fixtureId, eventId, body, facts, corrector };
+  const result = await handle(store, fixtureId, decider, command, context);
+  const fixture = decidedOn as FixtureState;
+  const previous = fixture.deliveries.get(eventId) as NonNullable<ReturnType<typeof fixture.deliveries.get>>;
+  const appended = result.events[0]?.data as EventData<typeof DeliveryCorrected> | undefined;
+  return {
+    ...result,
+    correction: {
+      eventId,
+      fixtureId,
+      revision: appended?.revision ?? previous.revision,
+      previousRevision: previous.revision,
+      changed: appended !== undefined,
+      refreshedScopes: refreshedScopes(fixtureId, fixture, [previous.state, ...(appended ? [appended.delivery] : [])]),
+    },
+  };
 }
-
-export const sha256 = (content: string | Uint8Array) => createHash("sha256").update(content).digest("hex");
 
 async function handle<Command>(
   store: EventStore,
   fixtureId: string,
-  decider: Decider<Command, Parameters<typeof submitDeliveries.evolve>[0]>,
+  decider: Decider<Command, FixtureState>,
   command: Command,
   context: CommandContext,
 ): Promise<HandleResult> {
@@ -91,7 +153,7 @@ async function handle<Command>(
   } catch (error) {
     // Only writers in other processes get here, after several fresh decisions all lost the race.
     if (error instanceof WrongExpectedRevision)
-      throw new LedgerConflict("EVENT_CONFLICT", [
+      throw new LedgerConflict([
         {
           code: "EVENT_CONFLICT",
           message: "The fixture kept changing while this was stored; retry",

@@ -1,55 +1,64 @@
-import { type DeliveryState, recordDelivery, SubmissionAccepted } from "../../../streams/fixture.js";
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import { recordDelivery, SubmissionAccepted } from "../../../streams/fixture.js";
 import { evolveFixture, type FixtureState, initialFixtureState } from "../../../streams/fixture-state.js";
 import type { EventData } from "../../../streams/types.js";
-import type { ErrorDetail } from "../../http/errors.js";
-import { type DirectSubmission, ledgerDelivery, type SubmittedEvent } from "../../submissions/schema.js";
+import { ledgerDelivery } from "../../submissions/schema.js";
+import { checkSubmission, type ReferenceFacts } from "../../submissions/validate.js";
+import type { Problem } from "../errors.js";
 import type { DecidedEvent, Decider } from "../handle.js";
-import { LedgerConflict } from "./errors.js";
-import { Occupancy } from "./occupancy.js";
+import { refuseProblems } from "./errors.js";
 
-/** A validated submission and what is retained about it (everything but the events). */
+/** How an input format presents a submission: the problems only it shows, and its names for an event's fields. */
+export type SubmissionSource = { problems: Problem[]; field: (path: string) => string };
+
+/** A JSON body: nothing of its own to report, and fields named as the JSON names them. */
+export const JSON_SOURCE: SubmissionSource = { problems: [], field: (path) => path };
+
+/** A submission as sent, what the read models say about it, and what is retained about it. */
 export type SubmitDeliveries = {
-  submission: DirectSubmission;
-  record: Omit<EventData<typeof SubmissionAccepted>, "eventIds" | "schemaVersion">;
+  body: unknown;
+  source: SubmissionSource;
+  facts: ReferenceFacts;
+  record: Omit<EventData<typeof SubmissionAccepted>, "eventIds" | "schemaVersion" | "payloadSha256">;
 };
-
-/** The delivery a submitted event describes, as the ledger holds it. */
-const submittedDelivery = ({ eventId: _e, sequenceNumber: _s, ...delivery }: SubmittedEvent): DeliveryState =>
-  ledgerDelivery(delivery);
 
 /**
  * Requirements:
- * - a submission is all or nothing: the record of it and every delivery in one append;
- * - an event id the fixture already holds refuses the whole submission (409 DUPLICATE_EVENT_ID);
- * - so does a sequence number or ball position of an innings already held by a live
- *   delivery, or by an earlier event of the same submission (409 EVENT_CONFLICT);
- * - each delivery becomes revision 1 and names its submission.
+ * - every detectable problem in one pass: structure, references (fixture, innings, squads,
+ *   dismissal kinds, the format's overs), order within the submission, and conflicts with
+ *   the ledger (an event id already accepted; a sequence number or ball of an innings held
+ *   by a live delivery, or an order crossing one);
+ * - problems the sender must mend are 422 with every conflict beside them; conflicts alone
+ *   are 409 (DUPLICATE_EVENT_ID when all are accepted ids, else EVENT_CONFLICT);
+ * - a submission is all or nothing: the record of it and every delivery in one append, each
+ *   delivery revision 1 naming its submission.
  */
 export const submitDeliveries: Decider<SubmitDeliveries, FixtureState> = {
   initialState: initialFixtureState,
   evolve: evolveFixture,
-  decide: ({ submission, record }, state) => {
-    const { events } = submission;
-    const duplicates = events.flatMap((e, eventIndex): ErrorDetail[] =>
-      state.deliveries.has(e.eventId)
-        ? [{ code: "DUPLICATE_EVENT_ID", message: "This event id is already accepted", field: "eventId", eventIndex }]
-        : [],
-    );
-    if (duplicates.length > 0) throw new LedgerConflict("DUPLICATE_EVENT_ID", duplicates);
-    const occupancy = new Occupancy(state);
-    const conflicts = events.flatMap((e, eventIndex) =>
-      occupancy.place(e.eventId, e.sequenceNumber, submittedDelivery(e), { eventIndex }),
-    );
-    if (conflicts.length > 0) throw new LedgerConflict("EVENT_CONFLICT", conflicts);
+  decide: ({ body, source, facts, record }, fixture) => {
+    const found = checkSubmission(body, fixture, facts);
+    const named = (p: Problem) => (p.eventIndex === undefined ? p : { ...p, field: source.field(p.field) });
+    refuseProblems("submission", {
+      invalid: [...found.invalid.map(named), ...source.problems],
+      conflicts: found.conflicts.map(named),
+    });
+    const submission = found.value as NonNullable<typeof found.value>;
     const accepted: DecidedEvent = {
       type: SubmissionAccepted.type,
-      data: { ...record, schemaVersion: submission.schemaVersion, eventIds: events.map((e) => e.eventId) },
+      data: {
+        ...record,
+        schemaVersion: submission.schemaVersion,
+        payloadSha256: sha256(canonicalize(submission) ?? ""),
+        eventIds: submission.events.map((e) => e.eventId),
+      },
     };
     return [
       accepted,
-      ...events.map((e) =>
+      ...submission.events.map((e) =>
         recordDelivery({
-          ...submittedDelivery(e),
+          ...ledgerDelivery(e),
           eventId: e.eventId,
           sequenceNumber: e.sequenceNumber,
           submissionId: record.submissionId,
@@ -58,3 +67,5 @@ export const submitDeliveries: Decider<SubmitDeliveries, FixtureState> = {
     ];
   },
 };
+
+export const sha256 = (content: string | Uint8Array) => createHash("sha256").update(content).digest("hex");
