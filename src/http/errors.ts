@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Problem } from "../commands/errors.js";
 
 /** Every error code the API answers with, and the status each one carries. */
 export const ERROR_STATUS = {
@@ -33,7 +34,8 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 /** RFC 9110 §11.6.1: a 401 names the scheme the client should authenticate with. */
 const CHALLENGES: Partial<Record<ErrorCode, string>> = { UNAUTHORIZED: "Bearer", API_KEY_UNAUTHORIZED: "ApiKey" };
 
-export type ErrorDetail = { code: string; message: string; field: string; eventIndex?: number };
+/** An envelope's detail item is a domain Problem as it is. */
+export type ErrorDetail = Problem;
 
 export const errorDetailSchema = z
   .object({

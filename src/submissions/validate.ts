@@ -1,6 +1,6 @@
 import type { FixtureState } from "../../streams/fixture-state.js";
-import type { ErrorDetail } from "../http/errors.js";
-import { bodyLocation, type Location, zodDetails } from "../http/validation.js";
+import type { Problem } from "../commands/errors.js";
+import { bodyLocation, type Location, zodDetails } from "../commands/problems.js";
 import {
   type CorrectionRequest,
   correctionRequestSchema,
@@ -27,7 +27,7 @@ export type LedgerFacts = {
   accepted: ReadonlySet<string>;
 };
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; details: ErrorDetail[] };
+export type Checked<T> = { ok: true; value: T } | { ok: false; details: Problem[] };
 
 /** The ids a request names, so `facts.ts` reads only what the checks need. */
 export function namedIds(body: unknown): { fixtureId?: string; eventIds: string[]; participantIds: string[] } {
@@ -87,7 +87,7 @@ export function checkCorrection(body: unknown, owner: string, facts: LedgerFacts
   return { ok: true, value: result.data };
 }
 
-function inFixture(fixtureId: unknown, facts: LedgerFacts, details: ErrorDetail[]): FixtureState | null {
+function inFixture(fixtureId: unknown, facts: LedgerFacts, details: Problem[]): FixtureState | null {
   if (typeof fixtureId !== "string") return null;
   if (!facts.fixture?.scheduled)
     details.push({ code: "FIXTURE_NOT_FOUND", message: `No fixture ${fixtureId}`, field: "fixtureId" });
@@ -100,9 +100,9 @@ function deliveryProblems(
   fixture: FixtureState,
   facts: LedgerFacts,
   at: (path: string) => Location,
-): ErrorDetail[] {
+): Problem[] {
   if (!event) return [];
-  const problems: ErrorDetail[] = [];
+  const problems: Problem[] = [];
   const inningsId = text(event.inningsId);
   const innings = inningsId === undefined ? undefined : fixture.innings.get(inningsId);
   if (inningsId !== undefined && !innings)
@@ -145,7 +145,7 @@ function side(fixture: FixtureState, competitorId: string | undefined, role: str
   return { label: `${name}, the ${role} side`, members: (id) => squad?.has(id) ?? false };
 }
 
-function repeatedIds(events: unknown[]): ErrorDetail[] {
+function repeatedIds(events: unknown[]): Problem[] {
   const first = new Map<string, number>();
   return events.flatMap((raw, eventIndex) => {
     const eventId = text(record(raw)?.eventId)?.toLowerCase();
@@ -167,7 +167,7 @@ function repeatedIds(events: unknown[]): ErrorDetail[] {
 }
 
 /** Within each innings, in submitted order, sequence numbers and (over, position) must both ascend. */
-function brokenOrder(events: unknown[]): ErrorDetail[] {
+function brokenOrder(events: unknown[]): Problem[] {
   const last = new Map<string, { sequence: number; over: number; position: number; eventIndex: number }>();
   return events.flatMap((raw, eventIndex) => {
     const event = record(raw);
@@ -179,7 +179,7 @@ function brokenOrder(events: unknown[]): ErrorDetail[] {
     const previous = last.get(inningsId);
     last.set(inningsId, { sequence, over, position, eventIndex });
     if (!previous) return [];
-    const problems: ErrorDetail[] = [];
+    const problems: Problem[] = [];
     if (sequence <= previous.sequence)
       problems.push({
         code: "INVALID_FIELD",
@@ -198,7 +198,7 @@ function brokenOrder(events: unknown[]): ErrorDetail[] {
   });
 }
 
-const sorted = (details: ErrorDetail[]) => details.sort((a, b) => (a.eventIndex ?? -1) - (b.eventIndex ?? -1));
+const sorted = (details: Problem[]) => details.sort((a, b) => (a.eventIndex ?? -1) - (b.eventIndex ?? -1));
 
 const record = (value: unknown): Record<string, unknown> | undefined =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

@@ -1,6 +1,6 @@
 import type { DeliveryState } from "../../../streams/fixture.js";
 import type { FixtureState } from "../../../streams/fixture-state.js";
-import type { ErrorDetail } from "../../http/errors.js";
+import type { Problem } from "../errors.js";
 
 /**
  * Where live deliveries stand: in each innings a sequence number and a ball position
@@ -15,8 +15,8 @@ export class Occupancy {
   }
 
   /** The problems of placing `eventId` here (its own places do not count), then takes them. */
-  place(eventId: string, sequenceNumber: number, delivery: DeliveryState, at: Pick<ErrorDetail, "eventIndex">) {
-    const problems: ErrorDetail[] = [];
+  place(eventId: string, sequenceNumber: number, delivery: DeliveryState, at: Pick<Problem, "eventIndex">) {
+    const problems: Problem[] = [];
     const bySequence = this.holders.get(sequenceKey(delivery.inningsId, sequenceNumber));
     if (bySequence !== undefined && bySequence !== eventId)
       problems.push({

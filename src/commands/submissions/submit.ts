@@ -1,8 +1,8 @@
 import { type DeliveryState, recordDelivery, SubmissionAccepted } from "../../../streams/fixture.js";
 import { evolveFixture, type FixtureState, initialFixtureState } from "../../../streams/fixture-state.js";
 import type { EventData } from "../../../streams/types.js";
-import type { ErrorDetail } from "../../http/errors.js";
 import { type DirectSubmission, ledgerDelivery, type SubmittedEvent } from "../../submissions/schema.js";
+import type { Problem } from "../errors.js";
 import type { DecidedEvent, Decider } from "../handle.js";
 import { LedgerConflict } from "./errors.js";
 import { Occupancy } from "./occupancy.js";
@@ -30,7 +30,7 @@ export const submitDeliveries: Decider<SubmitDeliveries, FixtureState> = {
   evolve: evolveFixture,
   decide: ({ submission, record }, state) => {
     const { events } = submission;
-    const duplicates = events.flatMap((e, eventIndex): ErrorDetail[] =>
+    const duplicates = events.flatMap((e, eventIndex): Problem[] =>
       state.deliveries.has(e.eventId)
         ? [{ code: "DUPLICATE_EVENT_ID", message: "This event id is already accepted", field: "eventId", eventIndex }]
         : [],
