@@ -15,7 +15,7 @@ import type { ReadModelWatch } from "../projections/watch.js";
 import { type ServerSecret, serverSecret } from "../security/server-secret.js";
 import type { UsageRecorder } from "../usage/recorder.js";
 import { createRouter, type Router } from "./api.js";
-import { ApiError } from "./errors.js";
+import { ApiError, asApiError } from "./errors.js";
 import type { Logger } from "./logging.js";
 
 export type AppDependencies = {
@@ -174,7 +174,8 @@ const onError =
   };
 
 function toApiError(error: Error): ApiError | undefined {
-  if (error instanceof ApiError) return error;
+  const reported = asApiError(error);
+  if (reported) return reported;
   if (error instanceof HTTPException && error.status === 400 && /JSON/i.test(error.message)) {
     return new ApiError("INVALID_JSON", "The request body is not valid JSON");
   }
