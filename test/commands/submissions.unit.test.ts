@@ -87,7 +87,6 @@ describe("submitDeliveries", () => {
       submit(ledgerOf(fixture), submitting(fixture, [events[0], { ...events[1], eventId: held }, events[2]])),
     );
     expect(error.code).toBe("DUPLICATE_EVENT_ID");
-    expect(error.status).toBe(409);
     expect(error.details).toEqual([
       { code: "DUPLICATE_EVENT_ID", message: expect.any(String), field: "eventId", eventIndex: 1 },
     ]);
@@ -267,7 +266,7 @@ describe("correctDelivery", () => {
     const fixture = aRecordedFixture();
     const command = { ...replacing(fixture, 0, {}), eventId: randomUUID() };
     spec(correctDelivery).given(ledgerOf(fixture)).when(command).thenThrows(DeliveryNotFound);
-    expect(() => correct(ledgerOf(fixture), command)()).toThrow(expect.objectContaining({ status: 404 }));
+    expect(() => correct(ledgerOf(fixture), command)()).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
   });
 
   it("refuses a move onto a ball position another live delivery holds (EVENT_CONFLICT on event.positionInOver)", () => {

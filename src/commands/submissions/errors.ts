@@ -1,19 +1,21 @@
-import { ApiError, type ErrorDetail } from "../../http/errors.js";
+import { DomainError, type Problem } from "../errors.js";
 
 /*
- * Domain errors of the submission deciders: ApiErrors, like the account deciders', so the
- * app's one `onError` answers with the envelope and nothing is written.
+ * The submission deciders' refusals, like the account deciders': the app's one `onError`
+ * answers them, and nothing is written.
  */
 
 /**
- * 409: what was valid when checked conflicts with the ledger when it is stored: an event id
+ * What was valid when checked conflicts with the ledger when it is stored: an event id
  * accepted meanwhile (DUPLICATE_EVENT_ID), or an innings' sequence number or ball position
  * already held by another live delivery (EVENT_CONFLICT). The details say which and where.
  */
-export class LedgerConflict extends ApiError {
-  constructor(code: "DUPLICATE_EVENT_ID" | "EVENT_CONFLICT", details: ErrorDetail[]) {
+export class LedgerConflict extends DomainError {
+  constructor(
+    readonly code: "DUPLICATE_EVENT_ID" | "EVENT_CONFLICT",
+    details: Problem[],
+  ) {
     super(
-      code,
       code === "DUPLICATE_EVENT_ID"
         ? "An event id is already accepted; nothing was stored"
         : "The events conflict with accepted deliveries; nothing was stored",
@@ -22,9 +24,10 @@ export class LedgerConflict extends ApiError {
   }
 }
 
-/** 404: no accepted delivery has this event id. */
-export class DeliveryNotFound extends ApiError {
+/** No accepted delivery has this event id. */
+export class DeliveryNotFound extends DomainError {
+  readonly code = "NOT_FOUND";
   constructor(readonly eventId: string) {
-    super("NOT_FOUND", "No accepted delivery has this event id");
+    super("No accepted delivery has this event id");
   }
 }
