@@ -8,7 +8,7 @@ import type { Admission } from "../limits/fixed-window.js";
 import { sourceNetwork } from "../limits/source-network.js";
 import type { CountedWindow } from "../limits/window-counter.js";
 import type { AppDependencies } from "./app.js";
-import { ApiError } from "./errors.js";
+import { ApiError, asApiError } from "./errors.js";
 import { countRequest, quotaHeaders, rateLimitExceeded, rateLimitHeaders, retryAfter } from "./rate-limits.js";
 
 /*
@@ -100,7 +100,7 @@ async function keyed(deps: AppDependencies, c: Context, next: () => Promise<void
     await next();
     status = c.res.status;
   } catch (error) {
-    if (error instanceof ApiError) status = error.status;
+    status = asApiError(error)?.status ?? status;
     throw error;
   } finally {
     deps.usage?.record({

@@ -5,7 +5,6 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { VersionedCache } from "../cache/versioned-cache.js";
-import { DomainError } from "../commands/errors.js";
 import type { Sql } from "../db/database.js";
 import type { EventStore } from "../event-store/port.js";
 import type { Identity } from "../identity/open.js";
@@ -16,7 +15,7 @@ import type { ReadModelWatch } from "../projections/watch.js";
 import { type ServerSecret, serverSecret } from "../security/server-secret.js";
 import type { UsageRecorder } from "../usage/recorder.js";
 import { createRouter, type Router } from "./api.js";
-import { ApiError } from "./errors.js";
+import { ApiError, asApiError } from "./errors.js";
 import type { Logger } from "./logging.js";
 
 export type AppDependencies = {
@@ -175,9 +174,8 @@ const onError =
   };
 
 function toApiError(error: Error): ApiError | undefined {
-  if (error instanceof ApiError) return error;
-  if (error instanceof DomainError)
-    return new ApiError(error.code, error.message, error.details, error.code === "VALIDATION_FAILED" ? 422 : undefined);
+  const reported = asApiError(error);
+  if (reported) return reported;
   if (error instanceof HTTPException && error.status === 400 && /JSON/i.test(error.message)) {
     return new ApiError("INVALID_JSON", "The request body is not valid JSON");
   }

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { DomainError, type DomainErrorCode, type Problem } from "../commands/errors.js";
 
 /** Every error code the API answers with, and the status each one carries. */
 export const ERROR_STATUS = {
@@ -33,7 +34,8 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 /** RFC 9110 §11.6.1: a 401 names the scheme the client should authenticate with. */
 const CHALLENGES: Partial<Record<ErrorCode, string>> = { UNAUTHORIZED: "Bearer", API_KEY_UNAUTHORIZED: "ApiKey" };
 
-export type ErrorDetail = { code: string; message: string; field: string; eventIndex?: number };
+/** An envelope's detail item is a domain Problem as it is. */
+export type ErrorDetail = Problem;
 
 export const errorDetailSchema = z
   .object({
@@ -103,6 +105,30 @@ export class ApiError extends Error {
   toBody() {
     return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
   }
+}
+
+/**
+ * How HTTP answers each domain refusal; the compiler holds it to every code. A domain
+ * VALIDATION_FAILED is a command body that means nothing valid: 422, not a bad query's 400.
+ */
+export const DOMAIN_STATUS = {
+  VALIDATION_FAILED: 422,
+  NOT_FOUND: 404,
+  FORBIDDEN: 403,
+  DUPLICATE_EVENT_ID: 409,
+  EVENT_CONFLICT: 409,
+  INVALID_SUBMITTER_ACCESS_TRANSITION: 409,
+} as const satisfies Record<DomainErrorCode, ContentfulStatusCode>;
+
+/** The answer to a domain refusal: its code, message and problems in the envelope, at its code's status. */
+export const fromDomainError = (error: DomainError) =>
+  new ApiError(error.code, error.message, error.details, DOMAIN_STATUS[error.code]);
+
+/** The ApiError an error is answered with when it is one the API reports (its own or the domain's); otherwise none. */
+export function asApiError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) return fromDomainError(error);
+  return undefined;
 }
 
 export const notFound = (what = "resource") => new ApiError("NOT_FOUND", `No such ${what}`);

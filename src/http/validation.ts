@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
-import { ApiError, type ErrorDetail } from "./errors.js";
+import { bodyLocation, type Location, zodDetails } from "../commands/problems.js";
+import { ApiError } from "./errors.js";
 import { UNSTORABLE_MESSAGE, unstorablePaths } from "./storable-text.js";
 
 type Target = "json" | "query" | "param" | "header" | "form" | "cookie";
@@ -44,27 +45,4 @@ export function refuseUnstorable(
     ...(at.eventIndex === undefined ? at : { ...at, field: field(at.field) }),
   }));
   throw new ApiError("VALIDATION_FAILED", "The request holds text that cannot be stored", details, statusOf(target));
-}
-
-export type Location = Pick<ErrorDetail, "field" | "eventIndex">;
-
-/** Inside `events.N` a field is named within its event, which `eventIndex` names (as the specification's details do). */
-export function bodyLocation(path: string[]): Location {
-  if (path[0] === "events" && path.length > 2 && /^\d+$/.test(path[1] ?? ""))
-    return { field: path.slice(2).join("."), eventIndex: Number(path[1]) };
-  return { field: path.join(".") || "body" };
-}
-
-/** INVALID_FIELD for every zod issue (each unexpected key its own), placed by `locate`. */
-export function zodDetails(
-  error: z.ZodError,
-  locate: (path: string[]) => Location,
-  unexpected = "Unexpected field",
-): ErrorDetail[] {
-  return error.issues.flatMap((issue) => {
-    const path = issue.path.map(String);
-    if (issue.code === "unrecognized_keys")
-      return issue.keys.map((key) => ({ code: "INVALID_FIELD", message: unexpected, ...locate([...path, key]) }));
-    return [{ code: "INVALID_FIELD", message: issue.message, ...locate(path) }];
-  });
 }

@@ -1,5 +1,5 @@
 import { parse } from "csv-parse/sync";
-import type { ErrorDetail } from "../http/errors.js";
+import type { Problem } from "../commands/errors.js";
 import { MAX_EVENTS } from "./schema.js";
 
 /** The CSV upload's columns, in the order its header must name them (the events export writes the same). */
@@ -32,7 +32,7 @@ type Row = Record<Column, string>;
 
 export type CsvReading = {
   body: { fixtureId?: unknown; schemaVersion?: unknown; events: Record<string, unknown>[] } | null;
-  details: ErrorDetail[];
+  details: Problem[];
 };
 
 const PARSE_OPTIONS = {
@@ -105,7 +105,7 @@ export function readCsvSubmission(text: string): CsvReading {
   }
 
   const first = byColumn(firstCells);
-  const details: ErrorDetail[] = [];
+  const details: Problem[] = [];
   const events = dataRows.map((cells, eventIndex) => {
     const row = byColumn(cells);
     if (cells.length !== CSV_COLUMNS.length) {
@@ -214,7 +214,7 @@ const shown = (cell: string) => (cell === "" ? "blank" : clip(cell));
 
 const clip = (text: string) => (text.length > MAX_ECHO ? `${text.slice(0, MAX_ECHO)}…` : text);
 
-const invalid = (field: string, message: string, eventIndex?: number): ErrorDetail =>
+const invalid = (field: string, message: string, eventIndex?: number): Problem =>
   eventIndex === undefined
     ? { code: "INVALID_FIELD", message, field }
     : { code: "INVALID_FIELD", message, field, eventIndex };

@@ -1,6 +1,6 @@
 import type { FixtureState } from "../../streams/fixture-state.js";
 import { byEvent, type Problem } from "../commands/errors.js";
-import { bodyLocation, type Location, zodDetails } from "../http/validation.js";
+import { bodyLocation, type Location, zodDetails } from "../commands/problems.js";
 import { oversAllowed } from "./overs.js";
 import { LedgerPlaces, type Placement } from "./places.js";
 import {

@@ -10,7 +10,7 @@ import { type AccountCommand, type Actor, accountDecider } from "./decide.js";
 /*
  * The account commands. Each resolves the facts its decision needs (does a competition
  * exist, is the actor an active admin), then loads, decides and appends through
- * handleCommand with the acting account as the events' actor. Domain errors (ApiErrors,
+ * handleCommand with the acting account as the events' actor. Domain errors (DomainErrors,
  * see errors.ts) propagate unchanged; nothing is written when one is thrown.
  */
 
