@@ -94,20 +94,15 @@ async function scopeFacts(tx: Tx, fixtureIds: string[]): Promise<Map<string, Sco
     select fixture_id, season_id, competition_id from history_fixture where fixture_id = any(${fixtureIds})`;
   const innings = await tx<{ fixture_id: string; innings_id: string; super_over: boolean }[]>`
     select fixture_id, innings_id, super_over from history_innings where fixture_id = any(${fixtureIds})`;
-  const scheduled = new Map(
-    fixtures.map((f) => [f.fixture_id, { seasonId: f.season_id, competitionId: f.competition_id }]),
+  const facts = new Map<string, { scheduled: ScopeFacts["scheduled"]; innings: Map<string, { superOver: boolean }> }>(
+    fixtureIds.map((id) => [id, { scheduled: null, innings: new Map() }]),
   );
-  return new Map(
-    fixtureIds.map((id) => [
-      id,
-      {
-        scheduled: scheduled.get(id) ?? null,
-        innings: new Map(
-          innings.filter((i) => i.fixture_id === id).map((i) => [i.innings_id, { superOver: i.super_over }]),
-        ),
-      },
-    ]),
-  );
+  for (const f of fixtures) {
+    const fixture = facts.get(f.fixture_id);
+    if (fixture) fixture.scheduled = { seasonId: f.season_id, competitionId: f.competition_id };
+  }
+  for (const i of innings) facts.get(i.fixture_id)?.innings.set(i.innings_id, { superOver: i.super_over });
+  return facts;
 }
 
 /**
