@@ -36,3 +36,8 @@ export function fitName(text: string): string {
   }
   return cut.trimEnd();
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID of any version, in either letter case: what the database's uuid type can hold. */
+export const isUuid = (text: string): boolean => UUID.test(text);

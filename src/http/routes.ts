@@ -16,6 +16,7 @@ import { registerParticipantStatistics } from "../read-api/participant-statistic
 import { registerParticipants } from "../read-api/participants.js";
 import { registerSeasons } from "../read-api/seasons.js";
 import { registerCorrections } from "../submission-api/corrections.js";
+import { registerDeliveryHistory } from "../submission-api/history.js";
 import { registerSubmissions } from "../submission-api/submissions.js";
 import { registerUsage } from "../usage-api/usage.js";
 import type { RouteRegistration } from "./app.js";
@@ -47,4 +48,5 @@ export const apiRoutes: readonly RouteRegistration[] = [
   registerUsage,
   registerSubmissions,
   registerCorrections,
+  registerDeliveryHistory,
 ];

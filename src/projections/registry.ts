@@ -1,6 +1,7 @@
 import { accounts } from "./accounts.js";
 import { consumers } from "./consumers.js";
 import { deliveries } from "./deliveries.js";
+import { deliveryHistory } from "./delivery-history.js";
 import { fixtures } from "./fixtures.js";
 import type { Projector } from "./projector.js";
 import { referenceData } from "./reference-data.js";
@@ -13,6 +14,7 @@ export const projectors: readonly Projector[] = [
   referenceData,
   fixtures,
   deliveries,
+  deliveryHistory,
   statistics,
   accounts,
   consumers,

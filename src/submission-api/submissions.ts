@@ -27,8 +27,14 @@ import { readUpload } from "./uploads.js";
  * show the new deliveries.
  */
 
-/** Every read model a fixture's events feed: the public reads of the new deliveries. */
-export const FIXTURE_READ_MODELS = ["stream_versions", "fixtures", "deliveries", "statistics"] as const;
+/** Every read model a fixture's events feed: the public reads of the new deliveries and their history. */
+export const FIXTURE_READ_MODELS = [
+  "stream_versions",
+  "fixtures",
+  "deliveries",
+  "delivery_history",
+  "statistics",
+] as const;
 
 export const SUBMISSION_LIMIT = { limit: 30, windowMs: 60_000 };
 

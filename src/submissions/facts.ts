@@ -1,12 +1,6 @@
-import { fixtureStream } from "../../streams/fixture.js";
-import { evolveFixture, type FixtureState, initialFixtureState } from "../../streams/fixture-state.js";
-import { catalogue } from "../../streams/index.js";
-import { loadStream } from "../commands/handle.js";
+import { isUuid } from "../../streams/shared.js";
 import type { Sql } from "../db/database.js";
-import type { EventStore } from "../event-store/port.js";
 import { namedIds, type ReferenceFacts } from "./validate.js";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * What the checks of one request consult beside the fixture's stream, read from the read
@@ -15,7 +9,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  */
 export async function referenceFacts(sql: Sql, body: unknown): Promise<ReferenceFacts> {
   const named = namedIds(body);
-  const eventIds = named.eventIds.filter((id) => UUID.test(id));
+  const eventIds = named.eventIds.filter((id) => isUuid(id));
   const [kinds, registered, accepted] = await Promise.all([
     sql<{ kind: string }[]>`select kind from dismissal_kind`,
     named.participantIds.length === 0
@@ -35,13 +29,7 @@ export async function referenceFacts(sql: Sql, body: unknown): Promise<Reference
 
 /** The fixture a delivery belongs to, by its event id; undefined for none (or an id that is no UUID). */
 export async function fixtureOfDelivery(sql: Sql, eventId: string): Promise<string | undefined> {
-  if (!UUID.test(eventId)) return undefined;
+  if (!isUuid(eventId)) return undefined;
   const [row] = await sql<{ fixture_id: string }[]>`select fixture_id from delivery where event_id = ${eventId}::uuid`;
   return row?.fixture_id;
-}
-
-/** The fixture as its own stream stands: the one source that is never behind. */
-export async function loadFixture(store: EventStore, fixtureId: string): Promise<FixtureState> {
-  const fold = { initialState: initialFixtureState, evolve: evolveFixture };
-  return (await loadStream(store, catalogue, fixtureStream(fixtureId), fold)).state;
 }

@@ -1,5 +1,4 @@
 import type { DeliveryState } from "../../streams/fixture.js";
-import type { FixtureState } from "../../streams/fixture-state.js";
 
 /** A statistics scope a change touches, with the path its statistics are read at. */
 export type RefreshScope =
@@ -7,6 +6,16 @@ export type RefreshScope =
   | { scope: "season"; participantId: string; seasonId: string; path: string }
   | { scope: "competition"; participantId: string; competitionId: string; path: string }
   | { scope: "career"; participantId: string; path: string };
+
+/**
+ * What the scopes depend on besides the states: the fixture's season and competition (null
+ * before it is scheduled) and which innings are super overs. A command's fixture state is
+ * one; the delivery history projector keeps its own.
+ */
+export type ScopeFacts = {
+  scheduled: { seasonId: string; competitionId: string } | null;
+  innings: ReadonlyMap<string, { superOver: boolean }>;
+};
 
 const people = (d: DeliveryState) => [
   d.strikerId,
@@ -20,7 +29,7 @@ const people = (d: DeliveryState) => [
  * the season, competition and career aggregates of everyone in either state. Super overs
  * never count in player aggregates, so a delivery in one touches only the fixture.
  */
-export function refreshedScopes(fixtureId: string, fixture: FixtureState, states: DeliveryState[]): RefreshScope[] {
+export function refreshedScopes(fixtureId: string, fixture: ScopeFacts, states: DeliveryState[]): RefreshScope[] {
   const scopes: RefreshScope[] = [
     { scope: "fixture", fixtureId, path: `/api/v1/fixtures/${encodeURIComponent(fixtureId)}/statistics` },
   ];

@@ -1,10 +1,11 @@
-import { type Account, mayCorrectIn } from "../../../streams/account-state.js";
+import type { Account } from "../../../streams/account-state.js";
 import { DeliveryCorrected } from "../../../streams/fixture.js";
 import { evolveFixture, type FixtureState, initialFixtureState, sameState } from "../../../streams/fixture-state.js";
+import { mayCorrectInCompetition } from "../../submissions/access.js";
 import { ledgerDelivery } from "../../submissions/schema.js";
 import { checkCorrection, type ReferenceFacts } from "../../submissions/validate.js";
 import type { Decider } from "../handle.js";
-import { CorrectionForbidden, DeliveryNotFound, refuseProblems } from "./errors.js";
+import { DeliveryNotFound, refuseProblems } from "./errors.js";
 
 export type CorrectDelivery = {
   fixtureId: string;
@@ -35,8 +36,7 @@ export const correctDelivery: Decider<CorrectDelivery, FixtureState> = {
     const current = fixture.deliveries.get(eventId);
     const competitionId = fixture.scheduled?.competitionId;
     if (!current || competitionId === undefined) throw new DeliveryNotFound(eventId);
-    if (!mayCorrectIn(corrector, competitionId))
-      throw new CorrectionForbidden(corrector.accountId, "This fixture's competition is outside your submitter scope");
+    mayCorrectInCompetition(corrector, competitionId);
     const target = { fixtureId, eventId, sequenceNumber: current.sequenceNumber };
     const found = checkCorrection(body, target, fixture, facts);
     const replacement = found.value && { reason: found.value.reason, delivery: ledgerDelivery(found.value.event) };

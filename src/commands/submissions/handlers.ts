@@ -11,13 +11,14 @@ import { catalogue } from "../../../streams/index.js";
 import type { EventData } from "../../../streams/types.js";
 import type { Sql } from "../../db/database.js";
 import { DuplicateEventId, type EventStore, WrongExpectedRevision } from "../../event-store/port.js";
+import { mayCorrectAny } from "../../submissions/access.js";
 import { fixtureOfDelivery, referenceFacts } from "../../submissions/facts.js";
 import { type RefreshScope, refreshedScopes } from "../../submissions/scopes.js";
 import { namedIds } from "../../submissions/validate.js";
 import { type CommandContext, type Decider, type HandleResult, handleCommand } from "../handle.js";
 import { KeyedQueue } from "../serial.js";
 import { type CorrectDelivery, correctDelivery } from "./correct.js";
-import { CorrectionForbidden, DeliveryNotFound, LedgerConflict } from "./errors.js";
+import { DeliveryNotFound, LedgerConflict } from "./errors.js";
 import { type SubmissionSource, type SubmitDeliveries, submitDeliveries } from "./submit.js";
 
 export type Upload = NonNullable<EventData<typeof SubmissionAccepted>["upload"]>;
@@ -105,9 +106,7 @@ export async function correct(
   },
   context: CommandContext,
 ): Promise<CorrectionOutcome> {
-  // Refused before anything is looked up: a viewer learns nothing of which deliveries exist.
-  if (corrector.role !== "admin" && corrector.role !== "submitter")
-    throw new CorrectionForbidden(corrector.accountId, "Only a submitter or an administrator may do this");
+  mayCorrectAny(corrector);
   const body = await readBody();
   const [fixtureId, facts] = await Promise.all([fixtureOfDelivery(sql, eventId), referenceFacts(sql, body)]);
   if (fixtureId === undefined) throw new DeliveryNotFound(eventId);

@@ -1,3 +1,4 @@
+import { isUuid } from "../../../streams/shared.js";
 import type { Sql } from "../../db/database.js";
 import type { Keyed } from "../../http/pagination.js";
 import type { Event } from "../schemas/event.js";
@@ -59,8 +60,6 @@ const matching = (sql: Sql, fixtureId: string, f: EventFilters) => sql`
   ${f.overNumber !== undefined ? sql`and over_number = ${f.overNumber}` : sql``}
   ${f.wicketKind ? sql`and wicket_kinds @> array[lower(${f.wicketKind})]::text[]` : sql``}`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Up to `take` rows in occurrence order, strictly after `after`. */
 export async function deliveryRows(
   sql: Sql,
@@ -90,7 +89,7 @@ export async function listEvents(
 }
 
 export async function findEvent(sql: Sql, fixtureId: string, eventId: string): Promise<Event | undefined> {
-  if (!UUID.test(eventId)) return undefined;
+  if (!isUuid(eventId)) return undefined;
   const rows = await sql<DeliveryRow[]>`
     select ${columns(sql)} from delivery where fixture_id = ${fixtureId} and event_id = ${eventId}::uuid`;
   return (await toEvents(sql, rows))[0];

@@ -1,0 +1,232 @@
+import {
+  DeliveryCorrected,
+  DeliveryRecorded,
+  type DeliveryState,
+  FixtureScheduled,
+  InningsOpened,
+  SubmissionAccepted,
+} from "../../streams/fixture.js";
+import { deliveryState } from "../../streams/fixture-state.js";
+import type { EventData } from "../../streams/types.js";
+import type { Tx } from "../db/database.js";
+import type { RecordedEvent } from "../event-store/port.js";
+import { type RefreshScope, refreshedScopes, type ScopeFacts } from "../submissions/scopes.js";
+import { defineProjector } from "./projector.js";
+import { dataOf, dataWithStream, json, lastByKey, streamEntityId } from "./rows.js";
+
+/**
+ * The audit history of every delivery: one row per revision, as recorded or corrected, with
+ * who made it, when, why, the whole state, where it was first submitted and, for a
+ * correction, the statistics scopes it refreshed.
+ *
+ * The scopes are computed when the correction is applied, from what this projector keeps of
+ * the fixture (season, competition, which innings are super overs), so the history never
+ * reads another read model or the event store. Positions in a submission are kept as the
+ * SubmissionAccepted that precedes its deliveries in the same append names them.
+ *
+ * Every statement takes a run of events as one JSON parameter, and rows are keyed by
+ * (event id, revision) and inserted `on conflict do nothing`: replaying a run changes nothing.
+ */
+const ddl = `
+  create table history_fixture (
+    fixture_id text primary key,
+    season_id text not null,
+    competition_id text not null
+  );
+  create table history_innings (
+    fixture_id text not null,
+    innings_id text not null,
+    super_over boolean not null,
+    primary key (fixture_id, innings_id)
+  );
+  create table submitted_position (
+    event_id uuid primary key,
+    submission_id text not null,
+    position integer not null
+  );
+  create table delivery_revision (
+    event_id uuid not null,
+    revision integer not null,
+    -- the DeliveryRecorded or DeliveryCorrected that holds this revision
+    revision_event_id uuid not null,
+    fixture_id text not null,
+    sequence_number integer not null,
+    actor text not null,
+    -- verbatim from the event's metadata: the history answers it as recorded
+    occurred_at text not null,
+    -- null for revision 1
+    reason text,
+    -- the delivery's fields as in DeliveryState (without event id and sequence number)
+    state jsonb not null,
+    -- where the delivery was first submitted; null for imported data
+    submission_id text,
+    position integer,
+    -- [RefreshScope]; null for revision 1
+    refreshed_scopes jsonb,
+    primary key (event_id, revision)
+  );`;
+
+type Revision = {
+  event_id: string;
+  revision: number;
+  revision_event_id: string;
+  fixture_id: string;
+  sequence_number: number;
+  actor: string;
+  occurred_at: string;
+  reason: string | null;
+  state: DeliveryState;
+  submission_id: string | null;
+  position: number | null;
+  refreshed_scopes: RefreshScope[] | null;
+};
+
+const origin = (e: RecordedEvent) => ({
+  revision_event_id: e.id,
+  fixture_id: streamEntityId(e.streamId),
+  actor: e.metadata.actor,
+  occurred_at: e.metadata.occurredAt,
+});
+
+/** The season, competition and innings of the given fixtures, as refreshedScopes needs them. */
+async function scopeFacts(tx: Tx, fixtureIds: string[]): Promise<Map<string, ScopeFacts>> {
+  const fixtures = await tx<{ fixture_id: string; season_id: string; competition_id: string }[]>`
+    select fixture_id, season_id, competition_id from history_fixture where fixture_id = any(${fixtureIds})`;
+  const innings = await tx<{ fixture_id: string; innings_id: string; super_over: boolean }[]>`
+    select fixture_id, innings_id, super_over from history_innings where fixture_id = any(${fixtureIds})`;
+  const facts = new Map<string, { scheduled: ScopeFacts["scheduled"]; innings: Map<string, { superOver: boolean }> }>(
+    fixtureIds.map((id) => [id, { scheduled: null, innings: new Map() }]),
+  );
+  for (const f of fixtures) {
+    const fixture = facts.get(f.fixture_id);
+    if (fixture) fixture.scheduled = { seasonId: f.season_id, competitionId: f.competition_id };
+  }
+  for (const i of innings) facts.get(i.fixture_id)?.innings.set(i.innings_id, { superOver: i.super_over });
+  return facts;
+}
+
+/**
+ * The revision each correction of the run replaces: the highest stored one below the first
+ * correction of that delivery in the run (later ones replace the run's own rows).
+ */
+async function revisionsBefore(tx: Tx, firsts: { event_id: string; revision: number }[]): Promise<Revision[]> {
+  return tx<Revision[]>`
+    select h.event_id::text, h.revision, h.revision_event_id::text, h.fixture_id, h.sequence_number, h.actor,
+           h.occurred_at, h.reason, h.state, h.submission_id, h.position, h.refreshed_scopes
+    from jsonb_to_recordset(${json(tx, firsts)}) as k(event_id uuid, revision integer),
+    lateral (
+      select * from delivery_revision d where d.event_id = k.event_id and d.revision < k.revision
+      order by d.revision desc limit 1
+    ) h`;
+}
+
+export const deliveryHistory = defineProjector({
+  name: "delivery_history",
+  version: 1,
+  description: "Every revision of every delivery: who recorded or corrected it, when, why, and what it refreshed.",
+  tables: ["delivery_revision"],
+  ddl,
+  on: {
+    [FixtureScheduled.type]: (tx, events) => {
+      const rows = lastByKey(
+        dataOf(FixtureScheduled, events).map((d) => ({
+          fixture_id: d.fixtureId,
+          season_id: d.seasonId,
+          competition_id: d.competitionId,
+        })),
+        (r) => r.fixture_id,
+      );
+      return tx`
+        insert into history_fixture
+        select * from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, season_id text, competition_id text)
+        on conflict (fixture_id) do update set season_id = excluded.season_id, competition_id = excluded.competition_id`;
+    },
+    [InningsOpened.type]: (tx, events) => {
+      const rows = lastByKey(
+        dataWithStream(InningsOpened, events).map(({ entityId, data }) => ({
+          fixture_id: entityId,
+          innings_id: data.inningsId,
+          super_over: data.superOver,
+        })),
+        (r) => `${r.fixture_id}\u0000${r.innings_id}`,
+      );
+      return tx`
+        insert into history_innings
+        select * from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, innings_id text, super_over boolean)
+        on conflict (fixture_id, innings_id) do update set super_over = excluded.super_over`;
+    },
+    [SubmissionAccepted.type]: (tx, events) => {
+      const rows = dataOf(SubmissionAccepted, events).flatMap((d) =>
+        d.eventIds.map((eventId, position) => ({ event_id: eventId, submission_id: d.submissionId, position })),
+      );
+      return tx`
+        insert into submitted_position
+        select * from jsonb_to_recordset(${json(tx, rows)}) as r(event_id uuid, submission_id text, position integer)
+        on conflict (event_id) do nothing`;
+    },
+    [DeliveryRecorded.type]: (tx, events) => {
+      const rows = lastByKey(
+        events.map((e) => {
+          const data = e.data as EventData<typeof DeliveryRecorded>;
+          return {
+            event_id: data.eventId,
+            revision: 1,
+            ...origin(e),
+            sequence_number: data.sequenceNumber,
+            state: deliveryState(data),
+          };
+        }),
+        (r) => r.event_id,
+      );
+      return tx`
+        insert into delivery_revision
+        select r.event_id, 1, r.revision_event_id, r.fixture_id, r.sequence_number, r.actor, r.occurred_at,
+               null, r.state, p.submission_id, p.position, null
+        from jsonb_to_recordset(${json(tx, rows)}) as r(
+          event_id uuid, revision_event_id uuid, fixture_id text, sequence_number integer, actor text,
+          occurred_at text, state jsonb)
+        left join submitted_position p on p.event_id = r.event_id
+        on conflict (event_id, revision) do nothing`;
+    },
+    [DeliveryCorrected.type]: async (tx, events) => {
+      const run = events.map((e) => ({ ...origin(e), data: e.data as EventData<typeof DeliveryCorrected> }));
+      const firsts = new Map<string, number>();
+      for (const { data } of run) if (!firsts.has(data.eventId)) firsts.set(data.eventId, data.revision);
+      const before = await revisionsBefore(
+        tx,
+        [...firsts].map(([event_id, revision]) => ({ event_id, revision })),
+      );
+      const current = new Map(before.map((r) => [r.event_id, r]));
+      const facts = await scopeFacts(tx, [...new Set(run.map((c) => c.fixture_id))]);
+      const rows: Revision[] = [];
+      for (const { data, ...meta } of run) {
+        const previous = current.get(data.eventId);
+        // A correction of a delivery never recorded has no history to extend.
+        if (!previous || previous.revision >= data.revision) continue;
+        const row: Revision = {
+          ...meta,
+          event_id: data.eventId,
+          revision: data.revision,
+          sequence_number: previous.sequence_number,
+          reason: data.reason,
+          state: data.delivery,
+          submission_id: previous.submission_id,
+          position: previous.position,
+          refreshed_scopes: refreshedScopes(meta.fixture_id, facts.get(meta.fixture_id) as ScopeFacts, [
+            previous.state,
+            data.delivery,
+          ]),
+        };
+        rows.push(row);
+        current.set(data.eventId, row);
+      }
+      await tx`
+        insert into delivery_revision
+        select * from jsonb_to_recordset(${json(tx, rows)}) as r(
+          event_id uuid, revision integer, revision_event_id uuid, fixture_id text, sequence_number integer,
+          actor text, occurred_at text, reason text, state jsonb, submission_id text, position integer,
+          refreshed_scopes jsonb)
+        on conflict (event_id, revision) do nothing`;
+    },
+  },
+});
