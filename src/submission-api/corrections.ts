@@ -1,9 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { mayCorrectIn } from "../../streams/account-state.js";
-import { fixtureStream } from "../../streams/fixture.js";
+import { fixtureCatalogue, fixtureStream } from "../../streams/fixture.js";
 import type { FixtureState } from "../../streams/fixture-state.js";
-import { catalogue } from "../../streams/index.js";
 import { DeliveryNotFound } from "../commands/submissions/errors.js";
 import { correct } from "../commands/submissions/handlers.js";
 import type { Sql } from "../db/database.js";
@@ -160,7 +159,7 @@ export function registerCorrections(app: Router, deps: AppDependencies) {
     // Parsed through the catalogue: the stored JSON does not keep the schema's key order.
     const stream = (await application(deps).store.readStream(fixtureStream(fixtureId))).map((e) => ({
       ...e,
-      data: catalogue.parse(e.type, e.data),
+      ...fixtureCatalogue.event(e),
     }));
     const history = deliveryHistory(fixtureId, stream, eventId);
     if (!history) throw new DeliveryNotFound(eventId);

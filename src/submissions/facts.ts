@@ -1,6 +1,5 @@
-import { fixtureStream } from "../../streams/fixture.js";
+import { fixtureCatalogue, fixtureStream } from "../../streams/fixture.js";
 import { evolveFixture, type FixtureState, initialFixtureState } from "../../streams/fixture-state.js";
-import { catalogue } from "../../streams/index.js";
 import { loadStream } from "../commands/handle.js";
 import type { Sql } from "../db/database.js";
 import type { EventStore } from "../event-store/port.js";
@@ -11,7 +10,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The fixture as its own stream stands: the one source that is never behind. */
 export async function loadFixture(store: EventStore, fixtureId: string): Promise<FixtureState> {
   const fold = { initialState: initialFixtureState, evolve: evolveFixture };
-  return (await loadStream(store, catalogue, fixtureStream(fixtureId), fold)).state;
+  return (await loadStream(store, fixtureCatalogue, fixtureStream(fixtureId), fold)).state;
 }
 
 /**

@@ -1,7 +1,13 @@
-import type { DeliveryCorrected, DeliveryRecorded, DeliveryState, SubmissionAccepted } from "../../streams/fixture.js";
+import type {
+  DeliveryCorrected,
+  DeliveryRecorded,
+  DeliveryState,
+  FixtureEvent,
+  SubmissionAccepted,
+} from "../../streams/fixture.js";
 import { deliveryState, evolveFixture, initialFixtureState } from "../../streams/fixture-state.js";
 import type { EventData } from "../../streams/types.js";
-import type { RecordedEvent } from "../event-store/port.js";
+import type { Recorded } from "../event-store/port.js";
 import { type RefreshScope, refreshedScopes } from "./scopes.js";
 
 /** A revision's whole state, as it was submitted (the sequence is the delivery's own). */
@@ -48,7 +54,7 @@ export type DeliveryHistory = {
  */
 export function deliveryHistory(
   fixtureId: string,
-  stream: readonly RecordedEvent[],
+  stream: readonly Recorded<FixtureEvent>[],
   eventId: string,
 ): DeliveryHistory | null {
   const fixture = initialFixtureState();

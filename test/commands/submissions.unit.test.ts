@@ -1,18 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { DecidedEvent } from "../../src/commands/handle.js";
 import { type CorrectDelivery, correctDelivery } from "../../src/commands/submissions/correct.js";
 import { DeliveryNotFound, LedgerConflict } from "../../src/commands/submissions/errors.js";
 import { type SubmitDeliveries, submitDeliveries } from "../../src/commands/submissions/submit.js";
 import { directSubmissionSchema } from "../../src/submissions/schema.js";
-import { type DeliveryState, recordingId } from "../../streams/fixture.js";
+import { type DeliveryState, type FixtureEvent, recordingId } from "../../streams/fixture.js";
 import { aFixture, type FixtureBuilder } from "../support/cricket-builders.js";
 import { spec } from "../support/decider.js";
 import { submission, validEvents } from "../support/submissions.js";
 
 /** The fixture's own stream: schedule, squads, toss, innings and any deliveries the builder recorded. */
-const ledgerOf = (fixture: FixtureBuilder): DecidedEvent[] =>
-  fixture.events().filter((e) => (e as { stream: string }).stream === fixture.stream);
+const ledgerOf = (fixture: FixtureBuilder) => fixture.ledger();
 
 const anOpenFixture = (deliveries = 0) => aFixture().withInnings({ deliveries }).withInnings({ deliveries: 0 });
 
@@ -42,9 +40,9 @@ function conflictOf(decide: () => unknown): LedgerConflict {
   throw new Error("expected a LedgerConflict, but the decision was taken");
 }
 
-const submit = (given: DecidedEvent[], command: SubmitDeliveries) => () =>
+const submit = (given: FixtureEvent[], command: SubmitDeliveries) => () =>
   submitDeliveries.decide(command, given.reduce(submitDeliveries.evolve, submitDeliveries.initialState()));
-const correct = (given: DecidedEvent[], command: CorrectDelivery) => () =>
+const correct = (given: FixtureEvent[], command: CorrectDelivery) => () =>
   correctDelivery.decide(command, given.reduce(correctDelivery.evolve, correctDelivery.initialState()));
 
 describe("submitDeliveries", () => {
@@ -236,7 +234,7 @@ describe("correctDelivery", () => {
     const fixture = aRecordedFixture();
     const command = replacing(fixture, 5, { runs: { offBat: 4, extras: 0, total: 4 } });
     const given = ledgerOf(fixture);
-    const [emitted] = correct(given, command)() as [DecidedEvent];
+    const [emitted] = correct(given, command)() as [FixtureEvent];
     expect(Object.keys((emitted.data as { delivery: object }).delivery)).not.toContain("sequenceNumber");
     const after = [...given, emitted].reduce(correctDelivery.evolve, correctDelivery.initialState());
     expect(after.deliveries.get(command.eventId)).toEqual({ revision: 2, sequenceNumber: 6, state: command.delivery });

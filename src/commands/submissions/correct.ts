@@ -1,4 +1,4 @@
-import { DeliveryCorrected, type DeliveryState } from "../../../streams/fixture.js";
+import { DeliveryCorrected, type DeliveryState, type FixtureEvent } from "../../../streams/fixture.js";
 import { evolveFixture, type FixtureState, initialFixtureState, sameState } from "../../../streams/fixture-state.js";
 import type { Decider } from "../handle.js";
 import { DeliveryNotFound, LedgerConflict } from "./errors.js";
@@ -17,7 +17,7 @@ export type CorrectDelivery = { eventId: string; reason: string; delivery: Deliv
  *   live delivery holds is refused (409 EVENT_CONFLICT);
  * - an event id the fixture does not hold is 404.
  */
-export const correctDelivery: Decider<CorrectDelivery, FixtureState> = {
+export const correctDelivery: Decider<CorrectDelivery, FixtureState, FixtureEvent> = {
   initialState: initialFixtureState,
   evolve: evolveFixture,
   decide: ({ eventId, reason, delivery }, state) => {

@@ -1,8 +1,14 @@
 import { createHash, randomUUID } from "node:crypto";
 import canonicalize from "canonicalize";
-import { type DeliveryState, fixtureStream, recordingId, type SubmissionAccepted } from "../../../streams/fixture.js";
+import {
+  type DeliveryState,
+  type FixtureEvent,
+  fixtureCatalogue,
+  fixtureStream,
+  recordingId,
+  type SubmissionAccepted,
+} from "../../../streams/fixture.js";
 import type { FixtureState } from "../../../streams/fixture-state.js";
-import { catalogue } from "../../../streams/index.js";
 import type { EventData } from "../../../streams/types.js";
 import { DuplicateEventId, type EventStore, WrongExpectedRevision } from "../../event-store/port.js";
 import type { DirectSubmission } from "../../submissions/schema.js";
@@ -65,7 +71,7 @@ export async function correct(
   // appended since. The answer (the revision replaced, the scopes of the change) must describe
   // the state this decision was taken on, so keep the state of the last decision.
   let decidedOn: FixtureState | undefined;
-  const decider: Decider<CorrectDelivery, FixtureState> = {
+  const decider: Decider<CorrectDelivery, FixtureState, FixtureEvent> = {
     ...correctDelivery,
     decide: (cmd, state) => {
       decidedOn = state;
@@ -81,13 +87,13 @@ export const sha256 = (content: string | Uint8Array) => createHash("sha256").upd
 async function handle<Command>(
   store: EventStore,
   fixtureId: string,
-  decider: Decider<Command, Parameters<typeof submitDeliveries.evolve>[0]>,
+  decider: Decider<Command, Parameters<typeof submitDeliveries.evolve>[0], FixtureEvent>,
   command: Command,
   context: CommandContext,
 ): Promise<HandleResult> {
   const stream = fixtureStream(fixtureId);
   try {
-    return await fixtures.run(stream, () => handleCommand(store, catalogue, stream, decider, command, context));
+    return await fixtures.run(stream, () => handleCommand(store, fixtureCatalogue, stream, decider, command, context));
   } catch (error) {
     // Only writers in other processes get here, after several fresh decisions all lost the race.
     if (error instanceof WrongExpectedRevision)

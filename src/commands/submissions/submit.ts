@@ -1,4 +1,4 @@
-import { type DeliveryState, recordDelivery, SubmissionAccepted } from "../../../streams/fixture.js";
+import { type DeliveryState, type FixtureEvent, recordDelivery, SubmissionAccepted } from "../../../streams/fixture.js";
 import { evolveFixture, type FixtureState, initialFixtureState } from "../../../streams/fixture-state.js";
 import type { EventData } from "../../../streams/types.js";
 import type { ErrorDetail } from "../../http/errors.js";
@@ -25,7 +25,7 @@ const submittedDelivery = ({ eventId: _e, sequenceNumber: _s, ...delivery }: Sub
  *   delivery, or by an earlier event of the same submission (409 EVENT_CONFLICT);
  * - each delivery becomes revision 1 and names its submission.
  */
-export const submitDeliveries: Decider<SubmitDeliveries, FixtureState> = {
+export const submitDeliveries: Decider<SubmitDeliveries, FixtureState, FixtureEvent> = {
   initialState: initialFixtureState,
   evolve: evolveFixture,
   decide: ({ submission, record }, state) => {
@@ -41,7 +41,7 @@ export const submitDeliveries: Decider<SubmitDeliveries, FixtureState> = {
       occupancy.place(e.eventId, e.sequenceNumber, submittedDelivery(e), { eventIndex }),
     );
     if (conflicts.length > 0) throw new LedgerConflict("EVENT_CONFLICT", conflicts);
-    const accepted: DecidedEvent = {
+    const accepted: DecidedEvent<FixtureEvent> = {
       type: SubmissionAccepted.type,
       data: { ...record, schemaVersion: submission.schemaVersion, eventIds: events.map((e) => e.eventId) },
     };
