@@ -12,6 +12,7 @@ import { apiRoutes } from "../src/http/routes.js";
 import { openIdentity } from "../src/identity/open.js";
 import { memoryWindowCounter } from "../src/limits/memory.js";
 import { FIXTURE_READ_MODELS } from "../src/submission-api/submissions.js";
+import { DeliveryRecorded } from "../streams/fixture.js";
 import type { FixtureBuilder } from "../test/support/cricket-builders.js";
 import { dismissalKinds } from "../test/support/cricket-builders.js";
 import { CricketWorld } from "../test/support/cricket-world.js";
@@ -102,9 +103,9 @@ async function measureSubmissions(sql: Sql, backend: string): Promise<Result[]> 
       fixture.stream,
       events.map(({ ballNumber, ...e }) => ({
         id: randomUUID(),
-        type: "DeliveryRecorded",
+        type: DeliveryRecorded.type,
         data: { ...e, ballNumber: ballNumber ?? null, submissionId: null },
-        metadata: { actor: "bench", occurredAt: new Date().toISOString(), schemaVersion: 1 },
+        metadata: { actor: "bench", occurredAt: new Date().toISOString(), schemaVersion: DeliveryRecorded.version },
       })),
       "any",
     );

@@ -1,12 +1,5 @@
-import type {
-  AccountCreated,
-  ApprovalState,
-  Role,
-  SubmitterAccessApproved,
-  SubmitterAccessRequested,
-} from "./account.js";
-import { TOMBSTONE } from "./account.js";
-import type { EventData } from "./types.js";
+import { type AccountEvent, type ApprovalState, type Role, TOMBSTONE } from "./account.js";
+import { unreachable } from "./unreachable.js";
 
 /** What an account stream says now: folded from its events, shared by the deciders. */
 export type Account = {
@@ -33,9 +26,9 @@ export type AccountState = Account | null;
 export const initialAccountState = (): AccountState => null;
 
 /** Folds one account event into the state; pure, so a decider spec can fold the same history twice. */
-export function evolveAccount(state: AccountState, event: { type: string; data: unknown }): AccountState {
+export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
   if (event.type === "AccountCreated") {
-    const created = event.data as EventData<typeof AccountCreated>;
+    const created = event.data;
     return {
       accountId: created.accountId,
       subject: created.subject,
@@ -50,16 +43,16 @@ export function evolveAccount(state: AccountState, event: { type: string; data: 
     };
   }
   if (!state) return state;
-  const decidedBy = (event.data as { decidedBy?: string }).decidedBy ?? state.decidedBy;
+  const decidedBy = "decidedBy" in event.data ? event.data.decidedBy : state.decidedBy;
   switch (event.type) {
     case "AccountProfileSynced":
-      return { ...state, displayName: (event.data as { displayName: string }).displayName };
+      return { ...state, displayName: event.data.displayName };
     case "SubmitterAccessRequested": {
-      const { competitionId } = event.data as EventData<typeof SubmitterAccessRequested>;
+      const { competitionId } = event.data;
       return { ...state, approvalState: "pending", requestedCompetitionId: competitionId };
     }
     case "SubmitterAccessApproved": {
-      const { competitionIds } = event.data as EventData<typeof SubmitterAccessApproved>;
+      const { competitionIds } = event.data;
       return {
         ...state,
         role: "submitter",
@@ -75,7 +68,7 @@ export function evolveAccount(state: AccountState, event: { type: string; data: 
     case "SubmitterScopeReplaced":
       return {
         ...state,
-        competitionIds: scope((event.data as { competitionIds: string[] }).competitionIds),
+        competitionIds: scope(event.data.competitionIds),
         decidedBy,
       };
     case "AccountPromoted":
@@ -92,7 +85,7 @@ export function evolveAccount(state: AccountState, event: { type: string; data: 
     case "AccountTombstoned":
       return { ...state, ...TOMBSTONE, disabled: true, tombstoned: true };
     default:
-      return state;
+      return unreachable(event);
   }
 }
 

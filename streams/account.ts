@@ -1,6 +1,6 @@
 import { v5 as uuidv5 } from "uuid";
 import { z } from "zod";
-import { defineEvent } from "./catalogue.js";
+import { defineEvent, EventCatalogue, type EventOf } from "./catalogue.js";
 import { streamId } from "./envelope.js";
 import { id, name } from "./shared.js";
 
@@ -122,4 +122,6 @@ export const accountEvents = [
   AccountPromoted,
   AccountDisabled,
   AccountTombstoned,
-];
+] as const;
+export type AccountEvent = EventOf<(typeof accountEvents)[number]>;
+export const accountCatalogue = new EventCatalogue(accountEvents);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEvent } from "./catalogue.js";
+import { defineEvent, type EventOf } from "./catalogue.js";
 import { streamId } from "./envelope.js";
 import { id, name, sourceId } from "./shared.js";
 
@@ -20,4 +20,5 @@ export const CompetitionNameAdded = defineEvent({
   schema: z.strictObject({ competitionId: id, name }),
 });
 
-export const competitionEvents = [CompetitionRegistered, CompetitionNameAdded];
+export const competitionEvents = [CompetitionRegistered, CompetitionNameAdded] as const;
+export type CompetitionEvent = EventOf<(typeof competitionEvents)[number]>;

@@ -1,5 +1,5 @@
-import type { ApiKeyIssued, ApiKeyRevoked, ConsumerIssued } from "./consumer.js";
-import type { EventData } from "./types.js";
+import type { ConsumerEvent } from "./consumer.js";
+import { unreachable } from "./unreachable.js";
 
 /** What a consumer stream says now, as far as its decisions need: who owns it and its keys. */
 export type Consumer = {
@@ -17,22 +17,22 @@ export type ConsumerState = Consumer | null;
 export const initialConsumerState = (): ConsumerState => null;
 
 /** Folds one consumer event into the state; pure. */
-export function evolveConsumer(state: ConsumerState, event: { type: string; data: unknown }): ConsumerState {
+export function evolveConsumer(state: ConsumerState, event: ConsumerEvent): ConsumerState {
   if (event.type === "ConsumerIssued") {
-    const { consumerId, ownerAccountId } = event.data as EventData<typeof ConsumerIssued>;
+    const { consumerId, ownerAccountId } = event.data;
     return { consumerId, ownerAccountId, keys: [], nextKeyId: 1 };
   }
   if (!state) return state;
   switch (event.type) {
     case "ApiKeyIssued": {
-      const { keyId } = event.data as EventData<typeof ApiKeyIssued>;
+      const { keyId } = event.data;
       return { ...state, keys: [...state.keys, { keyId, revoked: false }], nextKeyId: keyId + 1 };
     }
     case "ApiKeyRevoked": {
-      const { keyId } = event.data as EventData<typeof ApiKeyRevoked>;
+      const { keyId } = event.data;
       return { ...state, keys: state.keys.map((k) => (k.keyId === keyId ? { ...k, revoked: true } : k)) };
     }
     default:
-      return state;
+      return unreachable(event);
   }
 }

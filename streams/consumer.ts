@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEvent } from "./catalogue.js";
+import { defineEvent, EventCatalogue, type EventOf } from "./catalogue.js";
 import { streamId } from "./envelope.js";
 import { id, name } from "./shared.js";
 
@@ -55,4 +55,6 @@ export const ApiKeyRevoked = defineEvent({
   schema: z.strictObject({ keyId: positiveId, cause: z.enum(["rotated", "revoked"]) }),
 });
 
-export const consumerEvents = [ConsumerIssued, ApiKeyIssued, ApiKeyRevoked];
+export const consumerEvents = [ConsumerIssued, ApiKeyIssued, ApiKeyRevoked] as const;
+export type ConsumerEvent = EventOf<(typeof consumerEvents)[number]>;
+export const consumerCatalogue = new EventCatalogue(consumerEvents);

@@ -2,12 +2,13 @@ import canonicalize from "canonicalize";
 import type {
   DeliveryRecorded,
   DeliveryState,
+  FixtureEvent,
   FixtureScheduled,
   InningsOpened,
   OutcomeRecorded,
-  SquadNamed,
 } from "./fixture.js";
 import type { EventData } from "./types.js";
+import { unreachable } from "./unreachable.js";
 
 /** What the fixture ledger says now: folded from its events, shared by deciders. */
 export type FixtureState = {
@@ -44,54 +45,44 @@ export const deliveryState = ({
 }: EventData<typeof DeliveryRecorded>): DeliveryState => state;
 
 /** Folds one fixture event into the state. Mutates and returns `state`: folding is hot on big fixtures. */
-export function evolveFixture(state: FixtureState, event: { type: string; data: unknown }): FixtureState {
-  const data = event.data as never;
+export function evolveFixture(state: FixtureState, event: FixtureEvent): FixtureState {
   switch (event.type) {
-    case "FixtureScheduled": {
-      const scheduled = data as EventData<typeof FixtureScheduled>;
-      state.scheduled = scheduled;
-      state.sourceRevision = scheduled.source?.revision ?? null;
+    case "FixtureScheduled":
+      state.scheduled = event.data;
+      state.sourceRevision = event.data.source?.revision ?? null;
       return state;
-    }
     case "FixtureSourceRevised":
-      state.sourceRevision = (data as { revision: number }).revision;
+      state.sourceRevision = event.data.revision;
       return state;
-    case "SquadNamed": {
-      const squad = data as EventData<typeof SquadNamed>;
-      state.squads.set(squad.competitorId, new Set(squad.participantIds));
+    case "SquadNamed":
+      state.squads.set(event.data.competitorId, new Set(event.data.participantIds));
       return state;
-    }
     case "InningsOpened": {
-      const { inningsId, battingCompetitorId, bowlingCompetitorId, superOver } = data as EventData<
-        typeof InningsOpened
-      >;
+      const { inningsId, battingCompetitorId, bowlingCompetitorId, superOver } = event.data;
       state.innings.set(inningsId, { battingCompetitorId, bowlingCompetitorId, superOver });
       return state;
     }
-    case "DeliveryRecorded": {
-      const recorded = data as EventData<typeof DeliveryRecorded>;
-      state.deliveries.set(recorded.eventId, {
+    case "DeliveryRecorded":
+      state.deliveries.set(event.data.eventId, {
         revision: 1,
-        sequenceNumber: recorded.sequenceNumber,
-        state: deliveryState(recorded),
+        sequenceNumber: event.data.sequenceNumber,
+        state: deliveryState(event.data),
       });
       return state;
-    }
     case "DeliveryCorrected": {
-      const corrected = data as { eventId: string; revision: number; delivery: DeliveryState };
-      const current = state.deliveries.get(corrected.eventId);
-      if (current)
-        state.deliveries.set(corrected.eventId, {
-          ...current,
-          revision: corrected.revision,
-          state: corrected.delivery,
-        });
+      const { eventId, revision, delivery } = event.data;
+      const current = state.deliveries.get(eventId);
+      if (current) state.deliveries.set(eventId, { ...current, revision, state: delivery });
       return state;
     }
     case "OutcomeRecorded":
-      state.outcome = data as EventData<typeof OutcomeRecorded>;
+      state.outcome = event.data;
+      return state;
+    // What decisions need of the fixture leaves these out: the toss and who submitted what.
+    case "TossRecorded":
+    case "SubmissionAccepted":
       return state;
     default:
-      return state;
+      return unreachable(event);
   }
 }

@@ -1,6 +1,6 @@
 import { v5 as uuidv5 } from "uuid";
 import { z } from "zod";
-import { defineEvent } from "./catalogue.js";
+import { defineEvent, EventCatalogue, type EventOf } from "./catalogue.js";
 import { streamId } from "./envelope.js";
 import { id, isoDate, name, sourceId } from "./shared.js";
 import type { EventData } from "./types.js";
@@ -212,4 +212,6 @@ export const fixtureEvents = [
   OutcomeRecorded,
   FixtureSourceRevised,
   SubmissionAccepted,
-];
+] as const;
+export type FixtureEvent = EventOf<(typeof fixtureEvents)[number]>;
+export const fixtureCatalogue = new EventCatalogue(fixtureEvents);

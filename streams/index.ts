@@ -21,3 +21,6 @@ export const catalogue = new EventCatalogue([
   ...accountEvents,
   ...consumerEvents,
 ]);
+
+/** Any event of the service, as the catalogue types it. */
+export type CatalogueEvent = ReturnType<typeof catalogue.event>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEvent } from "./catalogue.js";
+import { defineEvent, type EventOf } from "./catalogue.js";
 import { streamId } from "./envelope.js";
 import { id, name, sourceId } from "./shared.js";
 
@@ -21,4 +21,5 @@ export const ParticipantNameAdded = defineEvent({
   schema: z.strictObject({ participantId: id, name }),
 });
 
-export const participantEvents = [ParticipantRegistered, ParticipantNameAdded];
+export const participantEvents = [ParticipantRegistered, ParticipantNameAdded] as const;
+export type ParticipantEvent = EventOf<(typeof participantEvents)[number]>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEvent } from "./catalogue.js";
+import { defineEvent, type EventOf } from "./catalogue.js";
 import { streamId } from "./envelope.js";
 import { id } from "./shared.js";
 
@@ -13,4 +13,5 @@ export const SeasonRegistered = defineEvent({
   schema: z.strictObject({ seasonId: id, competitionId: id, label: z.string().trim().min(1).max(40) }),
 });
 
-export const seasonEvents = [SeasonRegistered];
+export const seasonEvents = [SeasonRegistered] as const;
+export type SeasonEvent = EventOf<(typeof seasonEvents)[number]>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEvent } from "./catalogue.js";
+import { defineEvent, type EventOf } from "./catalogue.js";
 import { streamId } from "./envelope.js";
 import { id, name, sourceId } from "./shared.js";
 
@@ -27,4 +27,5 @@ export const TeamNameAdded = defineEvent({
   schema: z.strictObject({ teamId: id, name }),
 });
 
-export const teamEvents = [TeamRegistered, TeamNameAdded];
+export const teamEvents = [TeamRegistered, TeamNameAdded] as const;
+export type TeamEvent = EventOf<(typeof teamEvents)[number]>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEvent } from "./catalogue.js";
+import { defineEvent, type EventOf } from "./catalogue.js";
 import { streamId } from "./envelope.js";
 import { id, name, sourceId } from "./shared.js";
 
@@ -27,4 +27,5 @@ export const VenueNameAdded = defineEvent({
   schema: z.strictObject({ venueId: id, name }),
 });
 
-export const venueEvents = [VenueRegistered, VenueNameAdded];
+export const venueEvents = [VenueRegistered, VenueNameAdded] as const;
+export type VenueEvent = EventOf<(typeof venueEvents)[number]>;

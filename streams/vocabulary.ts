@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEvent } from "./catalogue.js";
+import { defineEvent, EventCatalogue, type EventOf } from "./catalogue.js";
 import { streamId } from "./envelope.js";
 
 /** Lookup vocabularies are data, not code: terms are added as they are met. */
@@ -15,4 +15,6 @@ export const VocabularyTermAdded = defineEvent({
   schema: z.strictObject({ vocabulary: z.enum(VOCABULARIES), term: z.string().trim().min(1).max(60) }),
 });
 
-export const vocabularyEvents = [VocabularyTermAdded];
+export const vocabularyEvents = [VocabularyTermAdded] as const;
+export type VocabularyEvent = EventOf<(typeof vocabularyEvents)[number]>;
+export const vocabularyCatalogue = new EventCatalogue(vocabularyEvents);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { EventCatalogue } from "../../streams/catalogue.js";
+import type { EventDefinition, UntypedEvent } from "../../streams/catalogue.js";
 import type { EventMetadata } from "../../streams/envelope.js";
 import {
   type AppendResult,
@@ -10,35 +10,47 @@ import {
 } from "../event-store/port.js";
 
 /** `id`, when a decider sets one, is the envelope id: a fact the whole log may hold only once. */
-export type DecidedEvent = { type: string; data: unknown; id?: string };
+export type DecidedEvent<Event extends UntypedEvent = UntypedEvent> = Event & { id?: string };
 
-/** The pure parts of a command: fold a stream into state, decide what happens next. */
-export type Decider<Command, State> = {
+/**
+ * The pure parts of a command: fold a stream into state, decide what happens next. `Event`
+ * is the stream's union (`FixtureEvent`); a decider spanning several streams' generic
+ * registrations keeps the untyped default and relies on the catalogue's check on append.
+ */
+export type Decider<Command, State, Event extends UntypedEvent = UntypedEvent> = {
   initialState: () => State;
-  evolve: (state: State, event: { type: string; data: unknown }) => State;
+  evolve: (state: State, event: Event) => State;
   /** Returns the new events, or throws a DomainError. Must be pure: `now` and lookups come in the command. */
-  decide: (command: Command, state: State) => DecidedEvent[];
+  decide: (command: Command, state: State) => DecidedEvent<Event>[];
+};
+
+/**
+ * What a command needs of a catalogue: events validated into the decider's union, and each
+ * type's definition. A stream's catalogue (`fixtureCatalogue`) also refuses another
+ * stream's events; the whole `catalogue` serves deciders with the untyped default.
+ */
+export type CommandCatalogue<Event extends UntypedEvent> = {
+  event(event: UntypedEvent): Event;
+  definition(type: string): EventDefinition;
 };
 
 export type CommandContext = { actor: string; requestId?: string; correlationId?: string; now: Date };
 
-export type HandleResult = AppendResult & { events: RecordedEventLike[] };
-type RecordedEventLike = Pick<RecordedEvent, "id" | "type" | "data">;
+export type HandleResult<Event extends UntypedEvent = UntypedEvent> = AppendResult & {
+  events: (Event & { id: string })[];
+};
 
 const MAX_ATTEMPTS = 5;
 
 /** A stream's events and the state they fold into, each event checked against the catalogue. */
-export async function loadStream<State>(
+export async function loadStream<State, Event extends UntypedEvent>(
   store: EventStore,
-  catalogue: EventCatalogue,
+  catalogue: CommandCatalogue<Event>,
   streamId: string,
-  decider: Pick<Decider<never, State>, "initialState" | "evolve">,
+  decider: Pick<Decider<never, State, Event>, "initialState" | "evolve">,
 ): Promise<{ history: RecordedEvent[]; state: State }> {
   const history = await store.readStream(streamId);
-  const state = history.reduce(
-    (s, e) => decider.evolve(s, { type: e.type, data: catalogue.parse(e.type, e.data) }),
-    decider.initialState(),
-  );
+  const state = history.reduce((s, e) => decider.evolve(s, catalogue.event(e)), decider.initialState());
   return { history, state };
 }
 
@@ -47,14 +59,14 @@ export async function loadStream<State>(
  * writer got there first the stream is read again and the command decided again, a bounded
  * number of times, so a decision is never taken on stale state.
  */
-export async function handleCommand<Command, State>(
+export async function handleCommand<Command, State, Event extends UntypedEvent>(
   store: EventStore,
-  catalogue: EventCatalogue,
+  catalogue: CommandCatalogue<Event>,
   streamId: string,
-  decider: Decider<Command, State>,
+  decider: Decider<Command, State, Event>,
   command: Command,
   context: CommandContext,
-): Promise<HandleResult> {
+): Promise<HandleResult<Event>> {
   for (let attempt = 1; ; attempt++) {
     const { history, state } = await loadStream(store, catalogue, streamId, decider);
     const decided = decider.decide(command, state);
@@ -65,18 +77,16 @@ export async function handleCommand<Command, State>(
         events: [],
       };
     }
-    const metadata: EventMetadata = {
+    const metadata: Omit<EventMetadata, "schemaVersion"> = {
       actor: context.actor,
       occurredAt: context.now.toISOString(),
-      schemaVersion: 1,
       ...(context.requestId ? { requestId: context.requestId } : {}),
       ...(context.correlationId ? { correlationId: context.correlationId } : {}),
     };
-    const events = decided.map((e) => ({
-      id: e.id ?? randomUUID(),
-      type: e.type,
-      data: catalogue.parse(e.type, e.data),
-      metadata,
+    const events = decided.map(({ id, ...decidedEvent }) => ({
+      ...catalogue.event(decidedEvent),
+      id: id ?? randomUUID(),
+      metadata: { ...metadata, schemaVersion: catalogue.definition(decidedEvent.type).version },
     }));
     try {
       const result = await store.append(streamId, events, history.length === 0 ? "no_stream" : history.length - 1);

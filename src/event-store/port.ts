@@ -1,3 +1,4 @@
+import type { UntypedEvent } from "../../streams/catalogue.js";
 import type { EventMetadata } from "../../streams/envelope.js";
 
 /**
@@ -30,6 +31,9 @@ export type RecordedEvent = NewEvent & {
   position: Position;
   recordedAt: Date;
 };
+
+/** A recorded event typed as one of a union (`Recorded<FixtureEvent>`): its type narrows its data. */
+export type Recorded<Event extends UntypedEvent> = Omit<RecordedEvent, "type" | "data"> & Event;
 
 export type AppendResult = { nextRevision: number; position: Position };
 

@@ -2,6 +2,7 @@ import type { PendingQuery, Row } from "postgres";
 import {
   AccountCreated,
   AccountDisabled,
+  type AccountEvent,
   AccountProfileSynced,
   AccountPromoted,
   AccountTombstoned,
@@ -13,10 +14,8 @@ import {
   TOMBSTONE,
 } from "../../streams/account.js";
 import { scope } from "../../streams/account-state.js";
-import type { EventDefinition } from "../../streams/catalogue.js";
-import type { EventData } from "../../streams/types.js";
 import type { Tx } from "../db/database.js";
-import type { RecordedEvent } from "../event-store/port.js";
+import type { Recorded } from "../event-store/port.js";
 import { defineProjector } from "./projector.js";
 import { json, lastByKey, streamEntityId } from "./rows.js";
 
@@ -53,12 +52,11 @@ const ddl = `
  * at, display_name, competition_id, competition_ids, decided_by) to accounts still below
  * the event's revision.
  */
-const change = <D extends EventDefinition>(
+const change = <E extends Recorded<AccountEvent>>(
   tx: Tx,
-  _definition: D,
-  events: readonly RecordedEvent[],
+  events: readonly E[],
   set: PendingQuery<Row[]>,
-  fields: (data: EventData<D>) => object = () => ({}),
+  fields: (data: E["data"]) => object = () => ({}),
 ) => tx`
   update account a set ${set}, updated_at = r.at, revision = r.revision
   from jsonb_to_recordset(${json(tx, rowsOf(events, fields))}) as r(
@@ -67,13 +65,13 @@ const change = <D extends EventDefinition>(
   where a.account_id = r.account_id and a.revision < r.revision`;
 
 /** One row per account in the run (the last event wins), with what `fields` takes from its data. */
-const rowsOf = <D extends EventDefinition>(events: readonly RecordedEvent[], fields: (data: EventData<D>) => object) =>
+const rowsOf = <E extends Recorded<AccountEvent>>(events: readonly E[], fields: (data: E["data"]) => object) =>
   lastByKey(
     events.map((e) => ({
       account_id: streamEntityId(e.streamId),
       revision: e.revision,
       at: e.metadata.occurredAt,
-      ...fields(e.data as EventData<D>),
+      ...fields(e.data),
     })),
     (r) => r.account_id,
   );
@@ -89,7 +87,7 @@ export const accounts = defineProjector({
   on: {
     [AccountCreated.type]: (tx, events) => {
       const created = events.map((e) => {
-        const d = e.data as EventData<typeof AccountCreated>;
+        const d = e.data;
         return {
           account_id: d.accountId,
           subject: d.subject,
@@ -106,21 +104,16 @@ export const accounts = defineProjector({
         on conflict do nothing`;
     },
     [AccountProfileSynced.type]: (tx, events) =>
-      change(tx, AccountProfileSynced, events, tx`display_name = r.display_name`, (d) => ({
+      change(tx, events, tx`display_name = r.display_name`, (d) => ({
         display_name: d.displayName,
       })),
     [SubmitterAccessRequested.type]: (tx, events) =>
-      change(
-        tx,
-        SubmitterAccessRequested,
-        events,
-        tx`approval_state = 'pending', requested_competition_id = r.competition_id`,
-        (d) => ({ competition_id: d.competitionId }),
-      ),
+      change(tx, events, tx`approval_state = 'pending', requested_competition_id = r.competition_id`, (d) => ({
+        competition_id: d.competitionId,
+      })),
     [SubmitterAccessApproved.type]: (tx, events) =>
       change(
         tx,
-        SubmitterAccessApproved,
         events,
         tx`role = 'submitter', approval_state = 'approved', competition_ids = r.competition_ids,
            decided_by = r.decided_by, decided_at = r.at`,
@@ -132,7 +125,6 @@ export const accounts = defineProjector({
     [SubmitterAccessRejected.type]: (tx, events) =>
       change(
         tx,
-        SubmitterAccessRejected,
         events,
         tx`approval_state = 'rejected', competition_ids = '{}', decided_by = r.decided_by, decided_at = r.at`,
         decided,
@@ -140,7 +132,6 @@ export const accounts = defineProjector({
     [SubmitterAccessRevoked.type]: (tx, events) =>
       change(
         tx,
-        SubmitterAccessRevoked,
         events,
         tx`role = 'viewer', competition_ids = '{}', decided_by = r.decided_by, decided_at = r.at`,
         decided,
@@ -148,7 +139,6 @@ export const accounts = defineProjector({
     [SubmitterScopeReplaced.type]: (tx, events) =>
       change(
         tx,
-        SubmitterScopeReplaced,
         events,
         tx`competition_ids = r.competition_ids, decided_by = r.decided_by, decided_at = r.at`,
         (d) => ({
@@ -157,11 +147,10 @@ export const accounts = defineProjector({
         }),
       ),
     [AccountPromoted.type]: (tx, events) =>
-      change(tx, AccountPromoted, events, tx`role = 'admin', decided_by = r.decided_by, decided_at = r.at`, decided),
+      change(tx, events, tx`role = 'admin', decided_by = r.decided_by, decided_at = r.at`, decided),
     [AccountDisabled.type]: (tx, events) =>
       change(
         tx,
-        AccountDisabled,
         events,
         tx`disabled = true, role = 'viewer', approval_state = null, requested_competition_id = null,
            competition_ids = '{}'`,
@@ -169,7 +158,6 @@ export const accounts = defineProjector({
     [AccountTombstoned.type]: (tx, events) =>
       change(
         tx,
-        AccountTombstoned,
         events,
         tx`subject = ${TOMBSTONE.subject}, display_name = ${TOMBSTONE.displayName}, disabled = true, tombstoned = true`,
       ),

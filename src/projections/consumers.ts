@@ -1,5 +1,4 @@
 import { ApiKeyIssued, ApiKeyRevoked, ConsumerIssued } from "../../streams/consumer.js";
-import type { EventData } from "../../streams/types.js";
 import type { Tx } from "../db/database.js";
 import type { RecordedEvent } from "../event-store/port.js";
 import { defineProjector } from "./projector.js";
@@ -53,7 +52,7 @@ export const consumers = defineProjector({
   on: {
     [ConsumerIssued.type]: (tx, events) => {
       const rows = events.map((e) => {
-        const d = e.data as EventData<typeof ConsumerIssued>;
+        const d = e.data;
         return {
           consumer_id: d.consumerId,
           owner_account_id: d.ownerAccountId,
@@ -74,7 +73,7 @@ export const consumers = defineProjector({
     },
     [ApiKeyIssued.type]: (tx, events) => {
       const rows = events.map((e) => {
-        const d = e.data as EventData<typeof ApiKeyIssued>;
+        const d = e.data;
         return { consumer_id: consumerIdOf(e), key_id: d.keyId, prefix: d.prefix, digest: d.digest, created_at: at(e) };
       });
       return tx`
@@ -86,7 +85,7 @@ export const consumers = defineProjector({
     [ApiKeyRevoked.type]: (tx, events) => {
       const rows = events.map((e) => ({
         consumer_id: consumerIdOf(e),
-        key_id: (e.data as EventData<typeof ApiKeyRevoked>).keyId,
+        key_id: e.data.keyId,
         revoked_at: at(e),
       }));
       return tx`

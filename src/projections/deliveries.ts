@@ -204,7 +204,7 @@ export const deliveries = defineProjector({
   ddl,
   on: {
     [InningsOpened.type]: async (tx, events) => {
-      const rows = dataWithStream(InningsOpened, events).map(({ entityId, data: d }) => ({
+      const rows = dataWithStream(events).map(({ entityId, data: d }) => ({
         fixture_id: entityId,
         innings_id: d.inningsId,
         ordinal: d.ordinal,
@@ -233,7 +233,7 @@ export const deliveries = defineProjector({
       await recomputeInnings(tx, inningsKeysOf(unique));
     },
     [DeliveryRecorded.type]: async (tx, events) => {
-      const recorded = dataWithStream(DeliveryRecorded, events);
+      const recorded = dataWithStream(events);
       const innings = await inningsFacts(
         tx,
         inningsKeysOf(recorded.map((r) => ({ fixture_id: r.entityId, innings_id: r.data.inningsId }))),
@@ -254,7 +254,7 @@ export const deliveries = defineProjector({
     },
     [DeliveryCorrected.type]: async (tx, events) => {
       const corrections = lastByKey(
-        dataWithStream(DeliveryCorrected, events).sort((a, b) => a.data.revision - b.data.revision),
+        dataWithStream(events).sort((a, b) => a.data.revision - b.data.revision),
         (c) => c.data.eventId,
       );
       const current = await tx<{ event_id: string; fixture_id: string; innings_id: string; sequence_number: number }[]>`

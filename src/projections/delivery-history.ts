@@ -12,7 +12,7 @@ import type { Tx } from "../db/database.js";
 import type { RecordedEvent } from "../event-store/port.js";
 import { type RefreshScope, refreshedScopes, type ScopeFacts } from "../submissions/scopes.js";
 import { defineProjector } from "./projector.js";
-import { dataOf, dataWithStream, json, lastByKey, streamEntityId } from "./rows.js";
+import { dataWithStream, json, lastByKey, streamEntityId } from "./rows.js";
 
 /**
  * The audit history of every delivery: one row per revision, as recorded or corrected, with
@@ -129,11 +129,13 @@ export const deliveryHistory = defineProjector({
   on: {
     [FixtureScheduled.type]: (tx, events) => {
       const rows = lastByKey(
-        dataOf(FixtureScheduled, events).map((d) => ({
-          fixture_id: d.fixtureId,
-          season_id: d.seasonId,
-          competition_id: d.competitionId,
-        })),
+        events
+          .map((e) => e.data)
+          .map((d) => ({
+            fixture_id: d.fixtureId,
+            season_id: d.seasonId,
+            competition_id: d.competitionId,
+          })),
         (r) => r.fixture_id,
       );
       return tx`
@@ -143,7 +145,7 @@ export const deliveryHistory = defineProjector({
     },
     [InningsOpened.type]: (tx, events) => {
       const rows = lastByKey(
-        dataWithStream(InningsOpened, events).map(({ entityId, data }) => ({
+        dataWithStream(events).map(({ entityId, data }) => ({
           fixture_id: entityId,
           innings_id: data.inningsId,
           super_over: data.superOver,
@@ -156,9 +158,11 @@ export const deliveryHistory = defineProjector({
         on conflict (fixture_id, innings_id) do update set super_over = excluded.super_over`;
     },
     [SubmissionAccepted.type]: (tx, events) => {
-      const rows = dataOf(SubmissionAccepted, events).flatMap((d) =>
-        d.eventIds.map((eventId, position) => ({ event_id: eventId, submission_id: d.submissionId, position })),
-      );
+      const rows = events
+        .map((e) => e.data)
+        .flatMap((d) =>
+          d.eventIds.map((eventId, position) => ({ event_id: eventId, submission_id: d.submissionId, position })),
+        );
       return tx`
         insert into submitted_position
         select * from jsonb_to_recordset(${json(tx, rows)}) as r(event_id uuid, submission_id text, position integer)
@@ -167,7 +171,7 @@ export const deliveryHistory = defineProjector({
     [DeliveryRecorded.type]: (tx, events) => {
       const rows = lastByKey(
         events.map((e) => {
-          const data = e.data as EventData<typeof DeliveryRecorded>;
+          const { data } = e;
           return {
             event_id: data.eventId,
             revision: 1,
@@ -189,7 +193,7 @@ export const deliveryHistory = defineProjector({
         on conflict (event_id, revision) do nothing`;
     },
     [DeliveryCorrected.type]: async (tx, events) => {
-      const run = events.map((e) => ({ ...origin(e), data: e.data as EventData<typeof DeliveryCorrected> }));
+      const run = events.map((e) => ({ ...origin(e), data: e.data }));
       const firsts = new Map<string, number>();
       for (const { data } of run) if (!firsts.has(data.eventId)) firsts.set(data.eventId, data.revision);
       const before = await revisionsBefore(

@@ -7,7 +7,7 @@ import {
 } from "../../streams/fixture.js";
 import type { RecordedEvent } from "../event-store/port.js";
 import { defineProjector } from "./projector.js";
-import { dataOf, dataWithStream, json, lastByKey, streamEntityId } from "./rows.js";
+import { dataWithStream, json, lastByKey, streamEntityId } from "./rows.js";
 
 /**
  * Fixtures as scheduled, with their toss, outcome and source revision, and the squads the
@@ -67,24 +67,26 @@ export const fixtures = defineProjector({
   ddl,
   on: {
     [FixtureScheduled.type]: (tx, events) => {
-      const rows = dataOf(FixtureScheduled, events).map((d) => ({
-        fixture_id: d.fixtureId,
-        competition_id: d.competitionId,
-        season_id: d.seasonId,
-        venue_id: d.venueId,
-        competitor_ids: d.competitors.map((c) => c.competitorId),
-        competitors: d.competitors,
-        start_date: d.startDate,
-        end_date: d.endDate,
-        match_type: d.matchType,
-        team_type: d.teamType,
-        gender: d.gender,
-        balls_per_over: d.ballsPerOver,
-        overs_per_innings: d.oversPerInnings,
-        stage: d.stage,
-        match_number: d.matchNumber,
-        source: d.source,
-      }));
+      const rows = events
+        .map((e) => e.data)
+        .map((d) => ({
+          fixture_id: d.fixtureId,
+          competition_id: d.competitionId,
+          season_id: d.seasonId,
+          venue_id: d.venueId,
+          competitor_ids: d.competitors.map((c) => c.competitorId),
+          competitors: d.competitors,
+          start_date: d.startDate,
+          end_date: d.endDate,
+          match_type: d.matchType,
+          team_type: d.teamType,
+          gender: d.gender,
+          balls_per_over: d.ballsPerOver,
+          overs_per_innings: d.oversPerInnings,
+          stage: d.stage,
+          match_number: d.matchNumber,
+          source: d.source,
+        }));
       return tx`
         insert into fixture (fixture_id, competition_id, season_id, venue_id, competitor_ids, competitors,
                              start_date, end_date, match_type, team_type, gender, balls_per_over,
@@ -120,9 +122,8 @@ export const fixtures = defineProjector({
     },
     [FixtureSourceRevised.type]: (tx, events) => {
       // The highest revision in the run wins, and only over a lower one already stored.
-      const revisionOf = (e: RecordedEvent) => (e.data as { revision: number }).revision;
       const rows = perFixture(
-        [...events].sort((a, b) => revisionOf(a) - revisionOf(b)),
+        [...events].sort((a, b) => a.data.revision - b.data.revision),
         (e) => e.data,
       );
       return tx`
@@ -134,7 +135,7 @@ export const fixtures = defineProjector({
     },
     [SquadNamed.type]: async (tx, events) => {
       // Naming a competitor's squad again replaces it.
-      const squads = lastByKey(dataWithStream(SquadNamed, events), (s) => `${s.entityId}\u0000${s.data.competitorId}`);
+      const squads = lastByKey(dataWithStream(events), (s) => `${s.entityId}\u0000${s.data.competitorId}`);
       const keys = squads.map((s) => ({ fixture_id: s.entityId, competitor_id: s.data.competitorId }));
       const members = squads.flatMap((s) =>
         [...new Set(s.data.participantIds)].map((participantId, position) => ({

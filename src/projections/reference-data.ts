@@ -7,7 +7,7 @@ import { VenueNameAdded, VenueRegistered } from "../../streams/venue.js";
 import { VocabularyTermAdded } from "../../streams/vocabulary.js";
 import type { Tx } from "../db/database.js";
 import { defineProjector } from "./projector.js";
-import { dataOf, json, lastByKey } from "./rows.js";
+import { json, lastByKey } from "./rows.js";
 
 /**
  * Competitions, seasons, competitors (teams), participants, venues and the dismissal-kind
@@ -134,74 +134,84 @@ export const referenceData = defineProjector({
     [CompetitionRegistered.type]: (tx, events) =>
       registerCompetitions(
         tx,
-        dataOf(CompetitionRegistered, events).map((d) => ({
-          id: d.competitionId,
-          name: d.name,
-          source_ids: d.sourceIds,
-        })),
+        events
+          .map((e) => e.data)
+          .map((d) => ({
+            id: d.competitionId,
+            name: d.name,
+            source_ids: d.sourceIds,
+          })),
       ),
     [CompetitionNameAdded.type]: (tx, events) =>
       addNames(
         tx,
         "competition",
-        dataOf(CompetitionNameAdded, events).map((d) => ({ id: d.competitionId, name: d.name })),
+        events.map((e) => e.data).map((d) => ({ id: d.competitionId, name: d.name })),
       ),
     [TeamRegistered.type]: (tx, events) =>
       registerCompetitors(
         tx,
-        dataOf(TeamRegistered, events).map((d) => ({
-          id: d.teamId,
-          name: d.name,
-          source_ids: d.sourceIds,
-          team_type: d.teamType,
-          gender: d.gender,
-        })),
+        events
+          .map((e) => e.data)
+          .map((d) => ({
+            id: d.teamId,
+            name: d.name,
+            source_ids: d.sourceIds,
+            team_type: d.teamType,
+            gender: d.gender,
+          })),
       ),
     [TeamNameAdded.type]: (tx, events) =>
       addNames(
         tx,
         "competitor",
-        dataOf(TeamNameAdded, events).map((d) => ({ id: d.teamId, name: d.name })),
+        events.map((e) => e.data).map((d) => ({ id: d.teamId, name: d.name })),
       ),
     [ParticipantRegistered.type]: (tx, events) =>
       registerParticipants(
         tx,
-        dataOf(ParticipantRegistered, events).map((d) => ({
-          id: d.participantId,
-          name: d.name,
-          source_ids: d.sourceIds,
-        })),
+        events
+          .map((e) => e.data)
+          .map((d) => ({
+            id: d.participantId,
+            name: d.name,
+            source_ids: d.sourceIds,
+          })),
       ),
     [ParticipantNameAdded.type]: (tx, events) =>
       addNames(
         tx,
         "participant",
-        dataOf(ParticipantNameAdded, events).map((d) => ({ id: d.participantId, name: d.name })),
+        events.map((e) => e.data).map((d) => ({ id: d.participantId, name: d.name })),
       ),
     [VenueRegistered.type]: (tx, events) =>
       registerVenues(
         tx,
-        dataOf(VenueRegistered, events).map((d) => ({
-          id: d.venueId,
-          name: d.name,
-          source_ids: d.sourceIds,
-          city: d.city,
-          latitude: d.latitude,
-          longitude: d.longitude,
-        })),
+        events
+          .map((e) => e.data)
+          .map((d) => ({
+            id: d.venueId,
+            name: d.name,
+            source_ids: d.sourceIds,
+            city: d.city,
+            latitude: d.latitude,
+            longitude: d.longitude,
+          })),
       ),
     [VenueNameAdded.type]: (tx, events) =>
       addNames(
         tx,
         "venue",
-        dataOf(VenueNameAdded, events).map((d) => ({ id: d.venueId, name: d.name })),
+        events.map((e) => e.data).map((d) => ({ id: d.venueId, name: d.name })),
       ),
     [SeasonRegistered.type]: async (tx, events) => {
-      const rows = dataOf(SeasonRegistered, events).map((d) => ({
-        season_id: d.seasonId,
-        competition_id: d.competitionId,
-        label: d.label,
-      }));
+      const rows = events
+        .map((e) => e.data)
+        .map((d) => ({
+          season_id: d.seasonId,
+          competition_id: d.competitionId,
+          label: d.label,
+        }));
       await tx`
         insert into season (season_id, competition_id, label, name)
         select season_id, competition_id, label, label
@@ -214,12 +224,14 @@ export const referenceData = defineProjector({
     },
     [FixtureScheduled.type]: async (tx, events) => {
       const rows = lastByKey(
-        dataOf(FixtureScheduled, events).map((d) => ({
-          fixture_id: d.fixtureId,
-          season_id: d.seasonId,
-          start_date: d.startDate,
-          end_date: d.endDate,
-        })),
+        events
+          .map((e) => e.data)
+          .map((d) => ({
+            fixture_id: d.fixtureId,
+            season_id: d.seasonId,
+            start_date: d.startDate,
+            end_date: d.endDate,
+          })),
         (r) => r.fixture_id,
       );
       // A fixture moved to another season leaves its old season too.
@@ -234,7 +246,8 @@ export const referenceData = defineProjector({
       await recomputeSeasons(tx, [...new Set([...rows.map((r) => r.season_id), ...previous.map((p) => p.season_id)])]);
     },
     [VocabularyTermAdded.type]: (tx, events) => {
-      const kinds = dataOf(VocabularyTermAdded, events)
+      const kinds = events
+        .map((e) => e.data)
         .filter((d) => d.vocabulary === "dismissal_kind")
         .map((d) => ({ kind: d.term }));
       return tx`

@@ -1,6 +1,5 @@
 import type { DeliveryState } from "../../streams/fixture.js";
 import type { Tx } from "../db/database.js";
-import type { RecordedEvent } from "../event-store/port.js";
 import type { PlayerAggregate } from "../statistics/aggregate.js";
 import { fixtureStatistics } from "../statistics/fixture-statistics.js";
 import type { InningsInput } from "../statistics/innings-card.js";
@@ -133,17 +132,11 @@ export const statistics = defineProjector({
   tables: ["fixture_statistics", "player_aggregate", "player_line", "player_fixture", "leaderboard"],
   ddl,
   on: {
-    ParticipantRegistered: (tx, events) => names(tx, events, "participantId"),
-    TeamRegistered: (tx, events) => names(tx, events, "teamId"),
+    ParticipantRegistered: (tx, events) => names(tx, events, (d) => d.participantId),
+    TeamRegistered: (tx, events) => names(tx, events, (d) => d.teamId),
     FixtureScheduled: (tx, events) => {
       const rows = events.map((e) => {
-        const d = e.data as {
-          fixtureId: string;
-          competitionId: string;
-          seasonId: string;
-          ballsPerOver: number;
-          competitors: unknown;
-        };
+        const d = e.data;
         return {
           fixture_id: d.fixtureId,
           competition_id: d.competitionId,
@@ -160,7 +153,7 @@ export const statistics = defineProjector({
     },
     SquadNamed: async (tx, events) => {
       for (const e of events) {
-        const { competitorId, participantIds } = e.data as { competitorId: string; participantIds: string[] };
+        const { competitorId, participantIds } = e.data;
         await tx`update stat_fixture set squads = squads || ${tx.json({ [competitorId]: participantIds })}
                  where fixture_id = ${streamEntityId(e.streamId)}`;
       }
@@ -168,7 +161,7 @@ export const statistics = defineProjector({
     InningsOpened: (tx, events) => {
       const rows = events.map((e) => ({
         fixture_id: streamEntityId(e.streamId),
-        innings_id: (e.data as { inningsId: string }).inningsId,
+        innings_id: e.data.inningsId,
         data: e.data,
       }));
       return tx`
@@ -177,12 +170,7 @@ export const statistics = defineProjector({
     },
     DeliveryRecorded: (tx, events) => {
       const rows = events.map((e) => {
-        const {
-          eventId,
-          sequenceNumber,
-          submissionId: _s,
-          ...state
-        } = e.data as DeliveryState & { eventId: string; sequenceNumber: number; submissionId: string | null };
+        const { eventId, sequenceNumber, submissionId: _s, ...state } = e.data;
         return {
           event_id: eventId,
           fixture_id: streamEntityId(e.streamId),
@@ -200,18 +188,14 @@ export const statistics = defineProjector({
     },
     DeliveryCorrected: async (tx, events) => {
       for (const e of events) {
-        const { eventId, revision, delivery } = e.data as {
-          eventId: string;
-          revision: number;
-          delivery: DeliveryState;
-        };
-        await tx`update stat_delivery set state = ${tx.json(delivery as never)}, revision = ${revision}, innings_id = ${delivery.inningsId}
+        const { eventId, revision, delivery } = e.data;
+        await tx`update stat_delivery set state = ${json(tx, delivery)}, revision = ${revision}, innings_id = ${delivery.inningsId}
                  where event_id = ${eventId} and revision < ${revision}`;
       }
     },
     OutcomeRecorded: async (tx, events) => {
       for (const e of events)
-        await tx`update stat_fixture set outcome = ${tx.json(e.data as never)} where fixture_id = ${streamEntityId(e.streamId)}`;
+        await tx`update stat_fixture set outcome = ${json(tx, e.data)} where fixture_id = ${streamEntityId(e.streamId)}`;
     },
   },
   settle: async (tx, events) => {
@@ -223,11 +207,12 @@ export const statistics = defineProjector({
   },
 });
 
-const names = (tx: Tx, events: readonly RecordedEvent[], idField: string) => {
-  const rows = events.map((e) => ({
-    id: (e.data as Record<string, string>)[idField],
-    name: (e.data as { name: string }).name,
-  }));
+const names = <E extends { data: { name: string } }>(
+  tx: Tx,
+  events: readonly E[],
+  idOf: (data: E["data"]) => string,
+) => {
+  const rows = events.map((e) => ({ id: idOf(e.data), name: e.data.name }));
   return tx`insert into stat_name select * from jsonb_to_recordset(${json(tx, rows)}) as r(id text, name text) on conflict (id) do nothing`;
 };
 

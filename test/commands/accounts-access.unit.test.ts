@@ -6,13 +6,13 @@ import {
   NotAllowed,
   UnknownCompetition,
 } from "../../src/commands/accounts/errors.js";
-import type { DecidedEvent } from "../../src/commands/handle.js";
+import type { AccountEvent } from "../../streams/account.js";
 import { spec } from "../support/decider.js";
 import { ADMIN, account, histories, USER } from "./accounts-histories.js";
 
 const admin: Actor = { accountId: ADMIN, isAdmin: true };
 const notAdmin: Actor = { accountId: "someone-else", isAdmin: false };
-const given = (history: DecidedEvent[]) => spec(accountDecider).given(history);
+const given = (history: AccountEvent[]) => spec(accountDecider).given(history);
 
 const request = (competitionId = "ipl", competitionExists = true): AccountCommand => ({
   type: "RequestSubmitterAccess",

@@ -1,11 +1,10 @@
-import type { DecidedEvent } from "../../src/commands/handle.js";
-import { catalogue } from "../../streams/index.js";
+import { accountCatalogue } from "../../streams/account.js";
 
 /** Account events for decider specs, each checked against the catalogue, and the histories that reach each state. */
 export const USER = "user-1";
 export const ADMIN = "admin-1";
 
-const event = (type: string, data: unknown): DecidedEvent => ({ type, data: catalogue.parse(type, data) });
+const event = (type: string, data: unknown) => accountCatalogue.event({ type, data });
 
 export const account = {
   created: (displayName = "Ada Lovelace", accountId = USER) =>

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { type AccountCommand, accountDecider } from "../../src/commands/accounts/decide.js";
 import { AccountNotFound, InvalidSubmitterAccessTransition } from "../../src/commands/accounts/errors.js";
-import type { DecidedEvent } from "../../src/commands/handle.js";
+import type { AccountEvent } from "../../streams/account.js";
 import { evolveAccount, initialAccountState } from "../../streams/account-state.js";
 import { spec } from "../support/decider.js";
 import { ADMIN, account, histories, USER } from "./accounts-histories.js";
 
-const given = (history: DecidedEvent[]) => spec(accountDecider).given(history);
-const fold = (history: DecidedEvent[]) => history.reduce(evolveAccount, initialAccountState());
+const given = (history: AccountEvent[]) => spec(accountDecider).given(history);
+const fold = (history: AccountEvent[]) => history.reduce(evolveAccount, initialAccountState());
 
 const signIn = (displayName = "Ada Lovelace"): AccountCommand => ({
   type: "EnsureAccount",

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type ConsumerCommand, consumerDecider, type NewKey } from "../../src/commands/consumers/decide.js";
 import { ApiKeyNotFound, ConsumerIdTaken, ConsumerNotFound } from "../../src/commands/consumers/errors.js";
-import type { DecidedEvent } from "../../src/commands/handle.js";
-import { catalogue } from "../../streams/index.js";
+import { type ConsumerEvent, consumerCatalogue } from "../../streams/consumer.js";
 import { spec } from "../support/decider.js";
 
 const OWNER = "admin-1";
@@ -15,7 +14,7 @@ const key = (n: number): NewKey => ({
   digest: String(n).repeat(64).slice(0, 64),
 });
 
-const event = (type: string, data: unknown): DecidedEvent => ({ type, data: catalogue.parse(type, data) });
+const event = (type: string, data: unknown) => consumerCatalogue.event({ type, data });
 const consumer = {
   issued: () =>
     event("ConsumerIssued", {
@@ -52,7 +51,7 @@ const revoke = (keyId: number, ownerAccountId = OWNER): ConsumerCommand => ({
   keyId,
 });
 
-const given = (history: DecidedEvent[]) => spec(consumerDecider).given(history);
+const given = (history: ConsumerEvent[]) => spec(consumerDecider).given(history);
 const issued = [consumer.issued(), consumer.keyIssued(1)];
 
 describe("issuing a consumer", () => {

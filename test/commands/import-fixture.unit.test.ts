@@ -4,6 +4,7 @@ import { importFixture } from "../../src/commands/fixtures/import-fixture.js";
 import type { DecidedEvent } from "../../src/commands/handle.js";
 import { mapMatch } from "../../src/ingest/cricsheet/map.js";
 import { cricsheetMatchSchema } from "../../src/ingest/cricsheet/schema.js";
+import type { FixtureEvent } from "../../streams/fixture.js";
 import { cricsheetFile, type RawMatch } from "../support/cricsheet.js";
 import { spec } from "../support/decider.js";
 
@@ -12,7 +13,8 @@ const load = (revise?: (raw: RawMatch) => void) => {
   revise?.(raw);
   return mapMatch("1298152", cricsheetMatchSchema.parse(raw)).fixture;
 };
-const firstImport = (): DecidedEvent[] => importFixture.decide({ content: load() }, importFixture.initialState());
+const firstImport = (): DecidedEvent<FixtureEvent>[] =>
+  importFixture.decide({ content: load() }, importFixture.initialState());
 
 describe("importing a fixture", () => {
   it("writes a new fixture whole: schedule, squads, toss, innings, every delivery, outcome", () => {

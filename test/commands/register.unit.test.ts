@@ -1,5 +1,6 @@
 import { describe, it } from "vitest";
 import { addTerms, registerNamed, registerOnce } from "../../src/commands/reference/register.js";
+import { vocabularyCatalogue } from "../../streams/vocabulary.js";
 import { spec } from "../support/decider.js";
 
 const saini = {
@@ -41,7 +42,10 @@ describe("registering once and vocabulary terms", () => {
   it("registers a season once", () => spec(registerOnce).given([]).when(season).thenEmits([season]));
   it("ignores a second registration", () => spec(registerOnce).given([season]).when(season).thenEmits([]));
 
-  const caught = { type: "VocabularyTermAdded", data: { vocabulary: "dismissal_kind", term: "caught" } };
+  const caught = vocabularyCatalogue.event({
+    type: "VocabularyTermAdded",
+    data: { vocabulary: "dismissal_kind", term: "caught" },
+  });
   it("adds new terms, each once", () =>
     spec(addTerms)
       .given([])

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import canonicalize from "canonicalize";
 import { describe, expect, it } from "vitest";
-import type { DecidedEvent } from "../../src/commands/handle.js";
 import { type CorrectDelivery, correctDelivery } from "../../src/commands/submissions/correct.js";
 import {
   CorrectionForbidden,
@@ -14,7 +13,7 @@ import { csvField } from "../../src/submissions/csv.js";
 import { directSubmissionSchema } from "../../src/submissions/schema.js";
 import type { ReferenceFacts } from "../../src/submissions/validate.js";
 import type { Account } from "../../streams/account-state.js";
-import { type DeliveryState, recordingId } from "../../streams/fixture.js";
+import { type DeliveryState, type FixtureEvent, recordingId } from "../../streams/fixture.js";
 import { aFixture, aParticipant, type FixtureBuilder } from "../support/cricket-builders.js";
 import { spec } from "../support/decider.js";
 import { KINDS, type SubmittedEvent, submission, validEvents } from "../support/submissions.js";
@@ -26,8 +25,7 @@ import { KINDS, type SubmittedEvent, submission, validEvents } from "../support/
  */
 
 /** The fixture's own stream: schedule, squads, toss, innings and any deliveries the builder recorded. */
-const ledgerOf = (fixture: FixtureBuilder): DecidedEvent[] =>
-  fixture.events().filter((e) => (e as { stream: string }).stream === fixture.stream);
+const ledgerOf = (fixture: FixtureBuilder) => fixture.ledger();
 
 const anOpenFixture = (deliveries = 0, matchType?: "ODI" | "Test") =>
   aFixture({ matchType }).withInnings({ deliveries }).withInnings({ deliveries: 0 });
@@ -56,8 +54,8 @@ const submitting = (fixture: FixtureBuilder, events: unknown[], more: Partial<Su
   ...more,
 });
 
-const decideOn = <C>(decider: typeof submitDeliveries | typeof correctDelivery, given: DecidedEvent[], command: C) =>
-  (decider.decide as (command: C, state: ReturnType<typeof decider.initialState>) => DecidedEvent[])(
+const decideOn = <C>(decider: typeof submitDeliveries | typeof correctDelivery, given: FixtureEvent[], command: C) =>
+  (decider.decide as (command: C, state: ReturnType<typeof decider.initialState>) => FixtureEvent[])(
     command,
     given.reduce(decider.evolve, decider.initialState()),
   );
@@ -83,7 +81,7 @@ function refusalOf(decide: () => unknown) {
   throw new Error("expected a refusal, but the decision was taken");
 }
 
-const whenSubmitted = (given: DecidedEvent[], command: SubmitDeliveries) =>
+const whenSubmitted = (given: FixtureEvent[], command: SubmitDeliveries) =>
   refusalOf(() => decideOn(submitDeliveries, given, command));
 
 describe("submitDeliveries: accepted", () => {
@@ -341,7 +339,7 @@ describe("correctDelivery", () => {
   };
   const corrected = (command: CorrectDelivery) =>
     ({ ...(command.body as { event: DeliveryState }).event }) as DeliveryState;
-  const whenCorrected = (given: DecidedEvent[], command: CorrectDelivery) =>
+  const whenCorrected = (given: FixtureEvent[], command: CorrectDelivery) =>
     refusalOf(() => decideOn(correctDelivery, given, command));
 
   it("appends the next revision with the whole new state and the reason", () => {
@@ -376,7 +374,7 @@ describe("correctDelivery", () => {
     const { eventId, sequenceNumber, state } = delivery(fixture, 5);
     const runs = { ...state.runs, offBat: 2, total: state.runs.extras + 2 };
     const asHistoryShows = replacing(fixture, 5, { eventId: eventId.toUpperCase(), sequenceNumber, runs });
-    const [emitted] = decideOn(correctDelivery, ledgerOf(fixture), asHistoryShows) as [DecidedEvent];
+    const [emitted] = decideOn(correctDelivery, ledgerOf(fixture), asHistoryShows) as [FixtureEvent];
     const emittedState = (emitted.data as { delivery: DeliveryState }).delivery;
     expect(Object.keys(emittedState)).not.toContain("sequenceNumber");
     expect(Object.keys(emittedState)).not.toContain("eventId");

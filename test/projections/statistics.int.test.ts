@@ -4,6 +4,7 @@ import { cricsheetIds } from "../../src/ingest/cricsheet/ids.js";
 import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
 import { ProjectionRunner } from "../../src/projections/runner.js";
 import { statistics } from "../../src/projections/statistics.js";
+import { DeliveryCorrected } from "../../streams/fixture.js";
 import { cricsheetFile } from "../support/cricsheet.js";
 import { openTestDatabase, type TestDatabase } from "../support/databases.js";
 import { cardsOf } from "../support/scorecards.js";
@@ -100,14 +101,14 @@ describe("statistics projection", () => {
       [
         {
           id: crypto.randomUUID(),
-          type: "DeliveryCorrected",
+          type: DeliveryCorrected.type,
           data: {
             eventId,
             revision: 2,
             reason: "scorer's error",
             delivery: { ...state, runs: { offBat: 5, extras: state.runs.extras, total: state.runs.extras + 5 } },
           },
-          metadata: { actor: "test", occurredAt: new Date().toISOString(), schemaVersion: 1 },
+          metadata: { actor: "test", occurredAt: new Date().toISOString(), schemaVersion: DeliveryCorrected.version },
         },
       ],
       events.length - 1,

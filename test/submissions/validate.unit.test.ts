@@ -19,11 +19,7 @@ import { anOpenFixture, KINDS, type SubmittedEvent, submission, validEvents } fr
  */
 
 /** The fixture as its own stream stands: its builder's fixture events folded. */
-const stateOf = (fixture: FixtureBuilder) =>
-  fixture
-    .events()
-    .filter((e) => e.stream === fixture.stream)
-    .reduce(evolveFixture, initialFixtureState());
+const stateOf = (fixture: FixtureBuilder) => fixture.ledger().reduce(evolveFixture, initialFixtureState());
 
 const substitute = aParticipant(); // registered, in neither squad
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { DeliveryState } from "../../streams/fixture.js";
+import { type DeliveryState, type FixtureEvent, fixtureCatalogue } from "../../streams/fixture.js";
 import { catalogue } from "../../streams/index.js";
 
 /**
@@ -19,6 +19,11 @@ const unique = (prefix: string) => `${prefix}-${(++sequence).toString(36)}${rand
 
 function event(stream: string, type: string, data: unknown): StreamEvent {
   return { id: randomUUID(), stream, type, data: catalogue.parse(type, data) };
+}
+
+/** A fixture event typed as the fixture stream's union, so deciders can fold it as given. */
+function fixtureEvent(stream: string, type: FixtureEvent["type"], data: unknown) {
+  return { id: randomUUID(), stream, ...fixtureCatalogue.event({ type, data }) };
 }
 
 export interface Buildable {
@@ -269,7 +274,7 @@ export class FixtureBuilder implements Buildable {
   }
 
   /** A DeliveryCorrected with the next revision, replacing the given fields of the delivery's state. */
-  correction(eventId: string, changes: Partial<DeliveryState>, reason = "scorer's correction"): StreamEvent[] {
+  correction(eventId: string, changes: Partial<DeliveryState>, reason = "scorer's correction") {
     const delivery = this.deliveries.find((d) => d.eventId === eventId);
     if (!delivery) throw new Error(`no delivery ${eventId} in ${this.id}`);
     delivery.revision += 1;
@@ -280,13 +285,20 @@ export class FixtureBuilder implements Buildable {
       delivery.battingTeamId = moved.batting.id;
     }
     return [
-      event(this.stream, "DeliveryCorrected", {
+      fixtureEvent(this.stream, "DeliveryCorrected", {
         eventId,
         revision: delivery.revision,
         reason,
         delivery: delivery.state,
       }),
     ];
+  }
+
+  /** The fixture's own stream, as its events' union (each checked by the fixture's catalogue). */
+  ledger(): FixtureEvent[] {
+    return this.events()
+      .filter((e) => e.stream === this.stream)
+      .map((e) => fixtureCatalogue.event(e));
   }
 
   /** Reference data first (competition, season, teams, players, venue), then the fixture's own stream. */

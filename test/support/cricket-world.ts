@@ -4,6 +4,7 @@ import { PostgresEventStore } from "../../src/event-store/postgres.js";
 import type { Projector } from "../../src/projections/projector.js";
 import { projectors } from "../../src/projections/registry.js";
 import { ProjectionRunner } from "../../src/projections/runner.js";
+import { catalogue } from "../../streams/index.js";
 import type { Buildable, StreamEvent } from "./cricket-builders.js";
 
 /**
@@ -45,7 +46,11 @@ export class CricketWorld {
             id: e.id,
             type: e.type,
             data: e.data,
-            metadata: { actor: "test", occurredAt: new Date().toISOString(), schemaVersion: 1 },
+            metadata: {
+              actor: "test",
+              occurredAt: new Date().toISOString(),
+              schemaVersion: catalogue.definition(e.type).version,
+            },
           })),
           "any",
         ));

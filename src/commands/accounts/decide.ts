@@ -1,4 +1,4 @@
-import type { Role } from "../../../streams/account.js";
+import type { AccountEvent, Role } from "../../../streams/account.js";
 import {
   type Account,
   type AccountState,
@@ -7,7 +7,7 @@ import {
   scope,
 } from "../../../streams/account-state.js";
 import { fitName } from "../../../streams/shared.js";
-import type { DecidedEvent, Decider } from "../handle.js";
+import type { Decider } from "../handle.js";
 import { AccountNotFound, InvalidSubmitterAccessTransition, NotAllowed, UnknownCompetition } from "./errors.js";
 
 /** Who acts, resolved by the handler from the actor's own stream: an admin only when active. */
@@ -62,7 +62,7 @@ export type AccountCommand =
  *   it; each step repeated changes nothing;
  * - anything else is INVALID_SUBMITTER_ACCESS_TRANSITION and writes nothing.
  */
-export const accountDecider: Decider<AccountCommand, AccountState> = {
+export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent> = {
   initialState: initialAccountState,
   evolve: evolveAccount,
   decide: (command, state) => {
@@ -91,8 +91,8 @@ export const accountDecider: Decider<AccountCommand, AccountState> = {
   },
 };
 
-const disabled: DecidedEvent = { type: "AccountDisabled", data: { reason: "deletion-requested" } };
-const promoted = (decidedBy: string): DecidedEvent => ({ type: "AccountPromoted", data: { role: "admin", decidedBy } });
+const disabled: AccountEvent = { type: "AccountDisabled", data: { reason: "deletion-requested" } };
+const promoted = (decidedBy: string): AccountEvent => ({ type: "AccountPromoted", data: { role: "admin", decidedBy } });
 
 const refused = (account: Account, message: string) =>
   new InvalidSubmitterAccessTransition(account.accountId, `User ${account.accountId} ${message}`);
@@ -117,14 +117,14 @@ function target(command: { accountId: string; actor: Actor }, state: AccountStat
   return account;
 }
 
-function ensure(command: EnsureAccount, state: AccountState): DecidedEvent[] {
+function ensure(command: EnsureAccount, state: AccountState): AccountEvent[] {
   const { accountId, subject, displayName } = command;
   if (!state) return [{ type: "AccountCreated", data: { accountId, subject, displayName } }];
   if (state.disabled || state.displayName === displayName.trim()) return [];
   return [{ type: "AccountProfileSynced", data: { displayName } }];
 }
 
-function request(command: RequestSubmitterAccess, account: Account): DecidedEvent[] {
+function request(command: RequestSubmitterAccess, account: Account): AccountEvent[] {
   refuseInactive(account, "request submitter access");
   if (account.role !== "viewer") throw refused(account, `is already ${account.role}; only a viewer can request access`);
   if (account.approvalState === "pending") throw refused(account, "already has a pending submitter access request");
@@ -135,7 +135,7 @@ function request(command: RequestSubmitterAccess, account: Account): DecidedEven
   return [{ type: "SubmitterAccessRequested", data: { competitionId: command.competitionId } }];
 }
 
-function decideAccess(command: DecideSubmitterAccess, account: Account): DecidedEvent[] {
+function decideAccess(command: DecideSubmitterAccess, account: Account): AccountEvent[] {
   const decidedBy = command.actor.accountId;
   const pending = account.role === "viewer" && account.approvalState === "pending";
   const approved = account.role === "submitter" && account.approvalState === "approved";
@@ -172,13 +172,13 @@ function decideAccess(command: DecideSubmitterAccess, account: Account): Decided
   return [{ type: "SubmitterScopeReplaced", data: { competitionIds: scope(command.competitionIds), decidedBy } }];
 }
 
-function reject(command: RejectSubmitterAccess, account: Account): DecidedEvent[] {
+function reject(command: RejectSubmitterAccess, account: Account): AccountEvent[] {
   if (account.role === "viewer" && account.approvalState === "pending")
     return [{ type: "SubmitterAccessRejected", data: { decidedBy: command.actor.accountId } }];
   throw refused(account, `is ${describe(account)}; there is no pending request to reject`);
 }
 
-function changeRole(command: ChangeRole, account: Account): DecidedEvent[] {
+function changeRole(command: ChangeRole, account: Account): AccountEvent[] {
   if (account.role === "admin")
     throw refused(
       account,
@@ -191,7 +191,7 @@ function changeRole(command: ChangeRole, account: Account): DecidedEvent[] {
   return [promoted(command.actor.accountId)];
 }
 
-function bootstrap(command: BootstrapAdmin, state: AccountState): DecidedEvent[] {
+function bootstrap(command: BootstrapAdmin, state: AccountState): AccountEvent[] {
   const { accountId, subject } = command;
   if (!state) {
     const created = { accountId, subject, displayName: fitName(subject) };
@@ -201,7 +201,7 @@ function bootstrap(command: BootstrapAdmin, state: AccountState): DecidedEvent[]
   return state.role === "admin" ? [] : [promoted("cli")];
 }
 
-function finalise(account: Account): DecidedEvent[] {
+function finalise(account: Account): AccountEvent[] {
   if (account.tombstoned) return [];
   if (!account.disabled)
     throw refused(account, "has not asked for deletion; an account is disabled before it is deleted");

@@ -1,7 +1,6 @@
-import { accountIdForSubject, accountStream, type Role } from "../../../streams/account.js";
+import { accountCatalogue, accountIdForSubject, accountStream, type Role } from "../../../streams/account.js";
 import { type Account, type AccountState, evolveAccount, initialAccountState } from "../../../streams/account-state.js";
 import { competitionStream } from "../../../streams/competition.js";
-import { catalogue } from "../../../streams/index.js";
 import { fitName } from "../../../streams/shared.js";
 import type { EventStore } from "../../event-store/port.js";
 import { type CommandContext, type HandleResult, handleCommand } from "../handle.js";
@@ -123,7 +122,7 @@ export function finaliseDeletion(
 export async function loadAccount(store: EventStore, accountId: string): Promise<AccountState> {
   const history = await store.readStream(accountStream(accountId));
   return history.reduce<AccountState>(
-    (state, e) => evolveAccount(state, { type: e.type, data: catalogue.parse(e.type, e.data) }),
+    (state, e) => evolveAccount(state, accountCatalogue.event(e)),
     initialAccountState(),
   );
 }
@@ -160,7 +159,7 @@ async function handle(
       return accountDecider.decide(c, state);
     },
   };
-  const result = await handleCommand(store, catalogue, accountStream(command.accountId), decider, command, {
+  const result = await handleCommand(store, accountCatalogue, accountStream(command.accountId), decider, command, {
     ...context,
     actor,
   });

@@ -1,10 +1,11 @@
+import type { ConsumerEvent } from "../../../streams/consumer.js";
 import {
   type Consumer,
   type ConsumerState,
   evolveConsumer,
   initialConsumerState,
 } from "../../../streams/consumer-state.js";
-import type { DecidedEvent, Decider } from "../handle.js";
+import type { Decider } from "../handle.js";
 import { ApiKeyNotFound, ConsumerIdTaken, ConsumerNotFound } from "./errors.js";
 
 /** A new key as commands carry it: its lookup prefix and digest, never the raw key. */
@@ -37,7 +38,7 @@ export type ConsumerCommand = IssueConsumer | RotateKeys | RevokeKey;
  *   DELETE); a key id the consumer never had is not found;
  * - key ids count 1, 2, 3… within their consumer and are never reused.
  */
-export const consumerDecider: Decider<ConsumerCommand, ConsumerState> = {
+export const consumerDecider: Decider<ConsumerCommand, ConsumerState, ConsumerEvent> = {
   initialState: initialConsumerState,
   evolve: evolveConsumer,
   decide: (command, state) => {
@@ -61,12 +62,12 @@ function owned(command: { consumerId: number; ownerAccountId: string }, state: C
   return state;
 }
 
-const keyIssued = (keyId: number, key: NewKey): DecidedEvent => ({
+const keyIssued = (keyId: number, key: NewKey): ConsumerEvent => ({
   type: "ApiKeyIssued",
   data: { keyId, prefix: key.prefix, digest: key.digest },
 });
 
-function issue(command: IssueConsumer, state: ConsumerState): DecidedEvent[] {
+function issue(command: IssueConsumer, state: ConsumerState): ConsumerEvent[] {
   if (state) throw new ConsumerIdTaken(command.consumerId);
   const { consumerId, ownerAccountId, name, rateLimitPerMinute, dailyQuota } = command;
   return [
@@ -75,16 +76,16 @@ function issue(command: IssueConsumer, state: ConsumerState): DecidedEvent[] {
   ];
 }
 
-function rotate(command: RotateKeys, consumer: Consumer): DecidedEvent[] {
+function rotate(command: RotateKeys, consumer: Consumer): ConsumerEvent[] {
   return [
     ...consumer.keys
       .filter((k) => !k.revoked)
-      .map((k): DecidedEvent => ({ type: "ApiKeyRevoked", data: { keyId: k.keyId, cause: "rotated" } })),
+      .map((k): ConsumerEvent => ({ type: "ApiKeyRevoked", data: { keyId: k.keyId, cause: "rotated" } })),
     keyIssued(consumer.nextKeyId, command.key),
   ];
 }
 
-function revoke(command: RevokeKey, consumer: Consumer): DecidedEvent[] {
+function revoke(command: RevokeKey, consumer: Consumer): ConsumerEvent[] {
   const key = consumer.keys.find((k) => k.keyId === command.keyId);
   if (!key) throw new ApiKeyNotFound(consumer.consumerId, command.keyId);
   return key.revoked ? [] : [{ type: "ApiKeyRevoked", data: { keyId: key.keyId, cause: "revoked" } }];

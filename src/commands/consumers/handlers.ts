@@ -1,5 +1,4 @@
-import { consumerStream } from "../../../streams/consumer.js";
-import { catalogue } from "../../../streams/index.js";
+import { consumerCatalogue, consumerStream } from "../../../streams/consumer.js";
 import { newApiKey } from "../../consumers/api-key.js";
 import { highestConsumerId } from "../../consumers/queries.js";
 import type { Sql } from "../../db/database.js";
@@ -89,9 +88,16 @@ async function handle(
   actor: string,
   context: ConsumerContext,
 ): Promise<ConsumerOutcome> {
-  const result = await handleCommand(store, catalogue, consumerStream(command.consumerId), consumerDecider, command, {
-    ...context,
-    actor,
-  });
+  const result = await handleCommand(
+    store,
+    consumerCatalogue,
+    consumerStream(command.consumerId),
+    consumerDecider,
+    command,
+    {
+      ...context,
+      actor,
+    },
+  );
   return { ...result, consumerId: command.consumerId };
 }

@@ -1,3 +1,4 @@
+import { type Vocabulary, type VocabularyEvent, VocabularyTermAdded } from "../../../streams/vocabulary.js";
 import type { Decider } from "../handle.js";
 
 /** Entities that have one registration and may be met under further names. */
@@ -37,14 +38,14 @@ export const registerOnce: Decider<RegisterOnce, { registered: boolean }> = {
   decide: (command, state) => (state.registered ? [] : [{ type: command.type, data: command.data }]),
 };
 
-export type AddTerms = { vocabulary: string; terms: readonly string[] };
+export type AddTerms = { vocabulary: Vocabulary; terms: readonly string[] };
 
 /** Requirements: a vocabulary holds each term once; adding known terms changes nothing. */
-export const addTerms: Decider<AddTerms, Set<string>> = {
+export const addTerms: Decider<AddTerms, Set<string>, VocabularyEvent> = {
   initialState: () => new Set(),
-  evolve: (terms, event) => terms.add((event.data as { term: string }).term),
+  evolve: (terms, event) => terms.add(event.data.term),
   decide: ({ vocabulary, terms }, known) =>
     [...new Set(terms)]
       .filter((term) => !known.has(term))
-      .map((term) => ({ type: "VocabularyTermAdded", data: { vocabulary, term } })),
+      .map((term) => ({ type: VocabularyTermAdded.type, data: { vocabulary, term } })),
 };

@@ -1,5 +1,5 @@
 import type { Account } from "../../../streams/account-state.js";
-import { DeliveryCorrected } from "../../../streams/fixture.js";
+import { DeliveryCorrected, type FixtureEvent } from "../../../streams/fixture.js";
 import { evolveFixture, type FixtureState, initialFixtureState, sameState } from "../../../streams/fixture-state.js";
 import { mayCorrectInCompetition } from "../../submissions/access.js";
 import { ledgerDelivery } from "../../submissions/schema.js";
@@ -29,7 +29,7 @@ export type CorrectDelivery = {
  * - a ball (or inherited sequence, in another innings) another live delivery holds, or an
  *   order crossing one, is a conflict (409 EVENT_CONFLICT when it is the only problem).
  */
-export const correctDelivery: Decider<CorrectDelivery, FixtureState> = {
+export const correctDelivery: Decider<CorrectDelivery, FixtureState, FixtureEvent> = {
   initialState: initialFixtureState,
   evolve: evolveFixture,
   decide: ({ fixtureId, eventId, body, facts, corrector }, fixture) => {

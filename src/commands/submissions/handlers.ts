@@ -2,12 +2,13 @@ import { randomUUID } from "node:crypto";
 import type { Account } from "../../../streams/account-state.js";
 import {
   type DeliveryCorrected,
+  type FixtureEvent,
+  fixtureCatalogue,
   fixtureStream,
   recordingId,
   type SubmissionAccepted,
 } from "../../../streams/fixture.js";
 import type { FixtureState } from "../../../streams/fixture-state.js";
-import { catalogue } from "../../../streams/index.js";
 import type { EventData } from "../../../streams/types.js";
 import type { Sql } from "../../db/database.js";
 import { DuplicateEventId, type EventStore, WrongExpectedRevision } from "../../event-store/port.js";
@@ -114,7 +115,7 @@ export async function correct(
   // the scopes of the change) must describe the state this decision was taken on, so keep the
   // state of the last decision.
   let decidedOn: FixtureState | undefined;
-  const decider: Decider<CorrectDelivery, FixtureState> = {
+  const decider: Decider<CorrectDelivery, FixtureState, FixtureEvent> = {
     ...correctDelivery,
     decide: (cmd, state) => {
       decidedOn = state;
@@ -142,13 +143,13 @@ export async function correct(
 async function handle<Command>(
   store: EventStore,
   fixtureId: string,
-  decider: Decider<Command, FixtureState>,
+  decider: Decider<Command, FixtureState, FixtureEvent>,
   command: Command,
   context: CommandContext,
 ): Promise<HandleResult> {
   const stream = fixtureStream(fixtureId);
   try {
-    return await fixtures.run(stream, () => handleCommand(store, catalogue, stream, decider, command, context));
+    return await fixtures.run(stream, () => handleCommand(store, fixtureCatalogue, stream, decider, command, context));
   } catch (error) {
     // Only writers in other processes get here, after several fresh decisions all lost the race.
     if (error instanceof WrongExpectedRevision)

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
-import { recordDelivery, SubmissionAccepted } from "../../../streams/fixture.js";
+import { type FixtureEvent, recordDelivery, type SubmissionAccepted } from "../../../streams/fixture.js";
 import { evolveFixture, type FixtureState, initialFixtureState } from "../../../streams/fixture-state.js";
 import type { EventData } from "../../../streams/types.js";
 import { ledgerDelivery } from "../../submissions/schema.js";
@@ -34,7 +34,7 @@ export type SubmitDeliveries = {
  * - a submission is all or nothing: the record of it and every delivery in one append, each
  *   delivery revision 1 naming its submission.
  */
-export const submitDeliveries: Decider<SubmitDeliveries, FixtureState> = {
+export const submitDeliveries: Decider<SubmitDeliveries, FixtureState, FixtureEvent> = {
   initialState: initialFixtureState,
   evolve: evolveFixture,
   decide: ({ body, source, facts, record }, fixture) => {
@@ -45,8 +45,8 @@ export const submitDeliveries: Decider<SubmitDeliveries, FixtureState> = {
       conflicts: found.conflicts.map(named),
     });
     const submission = found.value as NonNullable<typeof found.value>;
-    const accepted: DecidedEvent = {
-      type: SubmissionAccepted.type,
+    const accepted: DecidedEvent<FixtureEvent> = {
+      type: "SubmissionAccepted",
       data: {
         ...record,
         schemaVersion: submission.schemaVersion,

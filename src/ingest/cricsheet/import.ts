@@ -1,5 +1,4 @@
-import { fixtureStream } from "../../../streams/fixture.js";
-import { catalogue } from "../../../streams/index.js";
+import { fixtureCatalogue, fixtureStream } from "../../../streams/fixture.js";
 import { importFixture } from "../../commands/fixtures/import-fixture.js";
 import { handleCommand } from "../../commands/handle.js";
 import type { EventStore } from "../../event-store/port.js";
@@ -70,7 +69,7 @@ export async function importCricsheet(
       await registrar.register(match);
       const result = await handleCommand(
         store,
-        catalogue,
+        fixtureCatalogue,
         fixtureStream(match.fixture.scheduled.fixtureId),
         importFixture,
         { content: match.fixture },

@@ -26,7 +26,8 @@ export type MatchImport = {
 };
 
 export type FixtureContent = {
-  scheduled: EventData<typeof FixtureScheduled>;
+  /** Always with its source: a re-import compares source revisions. */
+  scheduled: EventData<typeof FixtureScheduled> & { source: NonNullable<EventData<typeof FixtureScheduled>["source"]> };
   squads: EventData<typeof SquadNamed>[];
   toss: EventData<typeof TossRecorded> | null;
   innings: EventData<typeof InningsOpened>[];

@@ -4,9 +4,15 @@ import { participantStream } from "../../../streams/participant.js";
 import { seasonStream } from "../../../streams/season.js";
 import { teamStream } from "../../../streams/team.js";
 import { venueStream } from "../../../streams/venue.js";
-import { vocabularyStream } from "../../../streams/vocabulary.js";
+import { vocabularyCatalogue, vocabularyStream } from "../../../streams/vocabulary.js";
 import { type CommandContext, handleCommand } from "../../commands/handle.js";
-import { addTerms, type RegisterNamed, registerNamed, registerOnce } from "../../commands/reference/register.js";
+import {
+  type AddTerms,
+  addTerms,
+  type RegisterNamed,
+  registerNamed,
+  registerOnce,
+} from "../../commands/reference/register.js";
 import type { EventStore } from "../../event-store/port.js";
 import type { MatchImport } from "./map.js";
 
@@ -97,9 +103,9 @@ export class ReferenceRegistrar {
     if (fresh.length === 0) return this.vocabulary;
     for (const term of fresh) this.knownTerms.add(term);
     const stream = vocabularyStream("dismissal_kind");
-    const command = { vocabulary: "dismissal_kind", terms: fresh };
+    const command: AddTerms = { vocabulary: "dismissal_kind", terms: fresh };
     const added = this.vocabulary.then(() =>
-      handleCommand(this.store, catalogue, stream, addTerms, command, this.context()),
+      handleCommand(this.store, vocabularyCatalogue, stream, addTerms, command, this.context()),
     );
     this.vocabulary = added.catch((error: unknown) => {
       for (const term of fresh) this.knownTerms.delete(term);
