@@ -7,7 +7,6 @@ import {
   SubmissionAccepted,
 } from "../../streams/fixture.js";
 import { deliveryState } from "../../streams/fixture-state.js";
-import type { EventData } from "../../streams/types.js";
 import type { Tx } from "../db/database.js";
 import type { RecordedEvent } from "../event-store/port.js";
 import { type RefreshScope, refreshedScopes, type ScopeFacts } from "../submissions/scopes.js";
