@@ -11,7 +11,6 @@ import { createLogger } from "../src/http/logging.js";
 import { apiRoutes } from "../src/http/routes.js";
 import { openIdentity } from "../src/identity/open.js";
 import { memoryWindowCounter } from "../src/limits/memory.js";
-import { FIXTURE_READ_MODELS } from "../src/submission-api/submissions.js";
 import { DeliveryRecorded } from "../streams/fixture.js";
 import type { FixtureBuilder } from "../test/support/cricket-builders.js";
 import { dismissalKinds } from "../test/support/cricket-builders.js";
@@ -115,8 +114,9 @@ async function measureSubmissions(sql: Sql, backend: string): Promise<Result[]> 
   };
   // Untimed, after each baseline run: the runner projects the appended events too, and a
   // submission made before it had would wait for them as well as for its own.
+  const everyProjector = world.runner.projectors.map((p) => p.name);
   const settle = async () => {
-    if (lastAppended) await world.runner.waitFor(FIXTURE_READ_MODELS, lastAppended, 120_000);
+    if (lastAppended) await world.runner.waitFor(everyProjector, lastAppended, 120_000);
   };
   try {
     const settled: Append = async (fixture, events) => {

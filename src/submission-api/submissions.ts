@@ -27,14 +27,12 @@ import { readUpload } from "./uploads.js";
  * show the new deliveries.
  */
 
-/** Every read model a fixture's events feed: the public reads of the new deliveries and their history. */
-export const FIXTURE_READ_MODELS = [
-  "stream_versions",
-  "fixtures",
-  "deliveries",
-  "delivery_history",
-  "statistics",
-] as const;
+/**
+ * What a delivery write's caller reads next, so its answer waits for them: the fixture and its
+ * version, the events and their exports, the history. Not the statistics: their rebuild follows
+ * a moment later, and its cache key holds the change they reflect, so nothing stale is cached.
+ */
+export const FIXTURE_READ_MODELS = ["stream_versions", "fixtures", "deliveries", "delivery_history"] as const;
 
 export const SUBMISSION_LIMIT = { limit: 30, windowMs: 60_000 };
 

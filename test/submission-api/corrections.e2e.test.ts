@@ -552,6 +552,8 @@ describe("statistics after a correction", () => {
     fixtureVersion: number;
   };
   const statisticsPath = (fixture: FixtureBuilder) => `/api/v1/fixtures/${fixture.id}/statistics`;
+  /** A correction's answer does not wait for the statistics rebuild (docs/submissions.md): a reader of them does. */
+  const statisticsRebuilt = async () => api.world.catchUp(await api.world.store.head());
 
   it("changes the fixture's batting card and total, its ETag (the cached version is gone) and the career aggregate", async () => {
     const { fixture, events } = await aSubmittedFixture(6); // 0+1+4+0+2+6 = 13 off the bat, all by one striker
@@ -573,6 +575,7 @@ describe("statistics after a correction", () => {
 
     const target = events[0] as SubmittedEvent; // a dot ball becomes a four
     corrected(await put(target.eventId, correctionOf(fixture, target, { runs: { offBat: 4, extras: 0, total: 4 } })));
+    await statisticsRebuilt();
 
     const after = await api.api.get(statisticsPath(fixture), { headers: { "If-None-Match": etag } });
     expect(after.status, after.text).toBe(200);
@@ -586,6 +589,7 @@ describe("statistics after a correction", () => {
     // Byes instead: off the striker's runs, still in the total.
     const byes = { runs: { offBat: 0, extras: 2, total: 2 }, extras: { byes: 2 } };
     corrected(await put(target.eventId, correctionOf(fixture, target, byes)));
+    await statisticsRebuilt();
     const third = (await api.api.get(statisticsPath(fixture))).body as Statistics;
     expect(third.data.innings[0]?.batting.lines.find((l) => l.participantId === striker)?.runs).toBe(13);
     expect(third.data.innings[0]?.total.runs).toBe(15);

@@ -12,13 +12,13 @@ export type PublicEvent = SubmittedEvent & { fixtureId: string; revision: number
 
 export type Detail = { code: string; message: string; field: string; eventIndex?: number };
 
-/** The details of a 422 VALIDATION_FAILED. */
 /** How a refused submission is answered: 422 with every problem, or 409 when all it has are conflicts. */
 export type Refusal = { status: 409 | 422; code: string };
 export const INVALID: Refusal = { status: 422, code: "VALIDATION_FAILED" };
 export const DUPLICATE: Refusal = { status: 409, code: "DUPLICATE_EVENT_ID" };
 export const CONFLICT: Refusal = { status: 409, code: "EVENT_CONFLICT" };
 
+/** The details of a refused submission: a 422 VALIDATION_FAILED unless `refusal` says otherwise. */
 export function details(res: ApiResponse, refusal: Refusal = INVALID): Detail[] {
   expect(res.status, res.text).toBe(refusal.status);
   const error = (res.body as { error: { code: string; details: Detail[] } }).error;
