@@ -112,8 +112,8 @@ async function measureSubmissions(sql: Sql, backend: string): Promise<Result[]> 
     lastAppended = position;
     return elapsed;
   };
-  // Untimed, after each baseline run: the runner projects the appended events too, and a
-  // submission made before it had would wait for them as well as for its own.
+  // Untimed, after each baseline run: every projector (statistics too) projects the appended
+  // events, and a submission made before they had would compete with that work.
   const everyProjector = world.runner.projectors.map((p) => p.name);
   const settle = async () => {
     if (lastAppended) await world.runner.waitFor(everyProjector, lastAppended, 120_000);
