@@ -10,6 +10,10 @@ import {
   recordError,
 } from "./generations.js";
 import type { Projector } from "./projector.js";
+import { SharedTail } from "./tail.js";
+
+/** How often a wait asks the database for progress this runner did not make itself. */
+const POLL_MS = 50;
 
 export type RunnerOptions = {
   batchSize?: number;
@@ -30,6 +34,9 @@ export class ProjectionRunner {
   private readonly wake = new EventEmitter();
   private loops: Promise<void>[] = [];
   private stopping = false;
+  /** Where each projector's active generation stands, as this runner last applied or read it. */
+  private readonly reached = new Map<string, Position>();
+  private readonly tail: SharedTail;
 
   constructor(
     private readonly sql: Sql,
@@ -38,6 +45,7 @@ export class ProjectionRunner {
     private readonly options: RunnerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 500;
+    this.tail = new SharedTail(store);
     this.idlePollMs = options.idlePollMs ?? 250;
     this.progress.setMaxListeners(0);
     this.wake.setMaxListeners(0);
@@ -122,19 +130,39 @@ export class ProjectionRunner {
    */
   async waitFor(names: readonly string[], position: Position, timeoutMs = 5000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
+    // This runner's own batches answer most waits without a query; the database is asked
+    // at most every POLL_MS, for what other runners (a worker, another replica) applied.
+    let polled = 0;
     for (;;) {
-      const checkpoints = await this.sql<{ commit: string; index: string }[]>`
-        select checkpoint_commit::text as commit, checkpoint_index::text as index from projector_generations
-        where state = 'active' and projector = any(${names as string[]})`;
-      const reached = checkpoints.filter(
-        (c) => comparePositions({ commit: BigInt(c.commit), index: BigInt(c.index) }, position) >= 0,
-      );
-      if (reached.length === names.length) return true;
+      if (names.every((name) => this.hasReached(name, position))) return true;
+      if (Date.now() - polled >= POLL_MS) {
+        polled = Date.now();
+        await this.readCheckpoints(names);
+        if (names.every((name) => this.hasReached(name, position))) return true;
+      }
       const remaining = deadline - Date.now();
       if (remaining <= 0) return false;
       this.wake.emit("wake");
-      await this.nextProgress(Math.min(remaining, 50));
+      await this.nextProgress(Math.min(remaining, POLL_MS));
     }
+  }
+
+  private hasReached(name: string, position: Position): boolean {
+    const reached = this.reached.get(name);
+    return reached !== undefined && comparePositions(reached, position) >= 0;
+  }
+
+  /** Notes how far a projector's active generation is; never backwards. */
+  private noteReached(name: string, position: Position): void {
+    if (!this.hasReached(name, position)) this.reached.set(name, position);
+  }
+
+  private async readCheckpoints(names: readonly string[]): Promise<void> {
+    const rows = await this.sql<{ projector: string; commit: string; index: string }[]>`
+      select projector, checkpoint_commit::text as commit, checkpoint_index::text as index from projector_generations
+      where state = 'active' and projector = any(${names as string[]})`;
+    for (const row of rows)
+      this.noteReached(row.projector, { commit: BigInt(row.commit), index: BigInt(row.index) });
   }
 
   private async live(projector: Projector): Promise<void> {
@@ -158,7 +186,7 @@ export class ProjectionRunner {
 
   /** Applies the next batch after the generation's checkpoint; `applied` is 0 when caught up. */
   private async step(projector: Projector, generation: Generation) {
-    const events = await this.store.readAll(generation.checkpoint, projector.batchSize ?? this.batchSize);
+    const events = await this.tail.readAll(generation.checkpoint, projector.batchSize ?? this.batchSize);
     const last = events.at(-1);
     if (!last) return { generation, applied: 0 };
     const handled = projector.types ? events.filter((e) => projector.types?.has(e.type)) : events;
@@ -183,6 +211,7 @@ export class ProjectionRunner {
       await recordError(this.sql, generation, error instanceof Error ? error.message : String(error));
       throw error;
     }
+    if (generation.state === "active") this.noteReached(projector.name, last.position);
     this.progress.emit("progress");
     return { generation: { ...generation, checkpoint: last.position }, applied: events.length };
   }

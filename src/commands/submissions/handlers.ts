@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Account } from "../../../streams/account-state.js";
 import {
-  type DeliveryCorrected,
   type FixtureEvent,
   fixtureCatalogue,
   fixtureStream,
@@ -51,20 +50,19 @@ export async function submit(
     facts: await referenceFacts(sql, body),
     record: { submissionId, submitterId: context.actor, receivedAt, upload },
   };
-  const fixtureId = namedIds(body).fixtureId;
-  // Without a fixture to read, the decision has no ledger to consult; it refuses the body.
-  if (!fixtureId) submitDeliveries.decide(command, submitDeliveries.initialState());
+  // A body naming no fixture reads an empty stream: the decision then refuses the body alone.
+  const fixtureId = namedIds(body).fixtureId ?? "";
   try {
-    const result = await handle(store, fixtureId as string, submitDeliveries, command, context);
-    // A submission that stood appended its record first.
-    const accepted = result.events[0]?.data as EventData<typeof SubmissionAccepted>;
+    const result = await handle(store, fixtureId, submitDeliveries, command, context);
+    const [accepted] = result.events;
+    if (accepted?.type !== "SubmissionAccepted") throw new Error("a submission that stood appends its record first");
     return {
       ...result,
       submissionId,
       receivedAt,
-      fixtureId: fixtureId as string,
-      schemaVersion: accepted.schemaVersion,
-      eventCount: accepted.eventIds.length,
+      fixtureId,
+      schemaVersion: accepted.data.schemaVersion,
+      eventCount: accepted.data.eventIds.length,
     };
   } catch (error) {
     if (!(error instanceof DuplicateEventId)) throw error;
@@ -126,7 +124,8 @@ export async function correct(
   const result = await handle(store, fixtureId, decider, command, context);
   const fixture = decidedOn as FixtureState;
   const previous = fixture.deliveries.get(eventId) as NonNullable<ReturnType<typeof fixture.deliveries.get>>;
-  const appended = result.events[0]?.data as EventData<typeof DeliveryCorrected> | undefined;
+  const [event] = result.events;
+  const appended = event?.type === "DeliveryCorrected" ? event.data : undefined;
   return {
     ...result,
     correction: {
@@ -146,7 +145,7 @@ async function handle<Command>(
   decider: Decider<Command, FixtureState, FixtureEvent>,
   command: Command,
   context: CommandContext,
-): Promise<HandleResult> {
+): Promise<HandleResult<FixtureEvent>> {
   const stream = fixtureStream(fixtureId);
   try {
     return await fixtures.run(stream, () => handleCommand(store, fixtureCatalogue, stream, decider, command, context));

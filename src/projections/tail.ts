@@ -1,0 +1,83 @@
+import { comparePositions, type EventStore, type Position, type RecordedEvent } from "../event-store/port.js";
+
+/** Events read from the store at once to extend the tail; each projector takes its own batch of them. */
+const FILL = 1000;
+/** Events the tail keeps: enough for projectors a few batches apart to share one read. */
+const KEEP = 10_000;
+
+/**
+ * The end of the log as this runner's live projectors read it. They mostly stand at the
+ * same place, or a few batches apart, so the events one of them reads serve the others:
+ * the store is asked once per new stretch of the log (concurrent asks share one read), not
+ * once per projector, and each event's JSON is parsed once. What the store returned was a
+ * stable prefix when read, so serving it later is as safe as reading it again.
+ */
+export class SharedTail {
+  /** A contiguous stretch of the log: the events strictly after `from`, in log order. */
+  private from: Position | undefined;
+  private events: RecordedEvent[] = [];
+  private filling: { after: Position; read: Promise<RecordedEvent[]> } | undefined;
+
+  constructor(private readonly store: EventStore) {}
+
+  /** Up to `limit` events strictly after `after`, as `EventStore.readAll` answers. */
+  async readAll(after: Position, limit: number): Promise<RecordedEvent[]> {
+    // A reader past the kept stretch (the first, or one another runner moved on) starts a new one.
+    const end = this.end();
+    if (end === undefined || comparePositions(after, end) > 0) {
+      this.from = after;
+      this.events = [];
+    }
+    const start = this.indexAfter(after);
+    if (start === undefined) return this.store.readAll(after, limit);
+    if (start < this.events.length) return this.events.slice(start, start + limit);
+    return (await this.extend(after)).slice(0, limit);
+  }
+
+  /** Where the events after `after` begin in the kept stretch; undefined when it does not hold that place. */
+  private indexAfter(after: Position): number | undefined {
+    if (this.from === undefined) return undefined;
+    if (comparePositions(after, this.from) === 0) return 0;
+    const first = this.events[0];
+    const last = this.events.at(-1);
+    if (!first || !last || comparePositions(after, first.position) < 0 || comparePositions(after, last.position) > 0)
+      return undefined;
+    let low = 0;
+    let high = this.events.length - 1;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (comparePositions((this.events[middle] as RecordedEvent).position, after) < 0) low = middle + 1;
+      else high = middle;
+    }
+    // `after` must be an event's own position: between two events is not a place in this log.
+    return comparePositions((this.events[low] as RecordedEvent).position, after) === 0 ? low + 1 : undefined;
+  }
+
+  /** Reads the events after the end of the kept stretch (once, whoever asks) and keeps them. */
+  private async extend(after: Position): Promise<RecordedEvent[]> {
+    if (this.filling && comparePositions(this.filling.after, after) === 0) return this.filling.read;
+    const read = this.store.readAll(after, FILL).then((fresh) => {
+      if (this.filling?.read === read) this.filling = undefined;
+      // Kept only where it continues the stretch: a restart meanwhile may have moved on.
+      const end = this.end();
+      if (end !== undefined && comparePositions(end, after) === 0) {
+        this.events.push(...fresh);
+        this.trim();
+      }
+      return fresh;
+    });
+    this.filling = { after, read };
+    return read;
+  }
+
+  private end(): Position | undefined {
+    return this.events.at(-1)?.position ?? this.from;
+  }
+
+  private trim(): void {
+    const excess = this.events.length - KEEP;
+    if (excess <= 0) return;
+    this.from = (this.events[excess - 1] as RecordedEvent).position;
+    this.events = this.events.slice(excess);
+  }
+}

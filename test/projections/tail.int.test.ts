@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EventStore, Position } from "../../src/event-store/port.js";
+import { PostgresEventStore } from "../../src/event-store/postgres.js";
+import { SharedTail } from "../../src/projections/tail.js";
+import { openTestDatabase, type TestDatabase } from "../support/databases.js";
+import { anEvent, uniqueStream } from "../support/events.js";
+
+/**
+ * The shared tail answers as the store does, reading each new stretch of the log once for
+ * every projector that asks: given a log, when projectors read it in their own batches,
+ * then they get exactly what `readAll` gives, and the store is asked far less.
+ */
+
+/** The store, counting its `readAll` calls (the real store answers them). */
+function counted(store: EventStore) {
+  const counter = { reads: 0 };
+  const wrapped: EventStore = Object.create(store);
+  wrapped.readAll = (after: Position, limit: number) => {
+    counter.reads++;
+    return store.readAll(after, limit);
+  };
+  return { store: wrapped, counter };
+}
+
+let db: TestDatabase;
+let store: PostgresEventStore;
+let start: Position;
+beforeAll(async () => {
+  db = await openTestDatabase();
+  store = new PostgresEventStore(db.sql);
+  start = await store.head();
+  for (let i = 0; i < 5; i++)
+    await store.append(
+      uniqueStream(),
+      Array.from({ length: 300 }, () => anEvent()),
+      "no_stream",
+    );
+});
+afterAll(() => db.close());
+
+/** Every event after `from`, in batches of `batch`, as a projector's loop reads them. */
+async function drain(
+  read: (after: Position, limit: number) => Promise<{ position: Position; id: string }[]>,
+  from: Position,
+  batch: number,
+) {
+  const ids: string[] = [];
+  let after = from;
+  for (;;) {
+    const events = await read(after, batch);
+    const last = events.at(-1);
+    if (!last) return ids;
+    ids.push(...events.map((e) => e.id));
+    after = last.position;
+  }
+}
+
+describe("the shared tail", () => {
+  it("gives each projector exactly what the store gives, in its own batch size", async () => {
+    const expected = await drain((a, l) => store.readAll(a, l), start, 1000);
+    expect(expected).toHaveLength(1500);
+    const tail = new SharedTail(store);
+    const batches = [500, 200, 37, 500, 1000, 500, 7, 500];
+    const read = await Promise.all(batches.map((batch) => drain((a, l) => tail.readAll(a, l), start, batch)));
+    for (const ids of read) expect(ids).toEqual(expected);
+  });
+
+  it("reads each stretch of the log once for projectors reading together", async () => {
+    const { store: countedStore, counter } = counted(store);
+    const tail = new SharedTail(countedStore);
+    await Promise.all(Array.from({ length: 8 }, () => drain((a, l) => tail.readAll(a, l), start, 500)));
+    // 1,500 events read 1,000 at a time, then the empty read at the end: three reads for eight projectors.
+    expect(counter.reads).toBe(3);
+  });
+
+  it("sends a projector far behind the kept stretch to the store, and follows the log as it grows", async () => {
+    const { store: countedStore, counter } = counted(store);
+    const tail = new SharedTail(countedStore);
+    const head = await store.head();
+    expect(await tail.readAll(head, 500)).toEqual([]);
+    const behind = await tail.readAll(start, 10);
+    expect(behind.map((e) => e.id)).toEqual((await store.readAll(start, 10)).map((e) => e.id));
+    const appended = Array.from({ length: 3 }, () => anEvent());
+    await store.append(uniqueStream(), appended, "no_stream");
+    expect((await tail.readAll(head, 500)).map((e) => e.id)).toEqual(appended.map((e) => e.id));
+    expect(counter.reads).toBe(3);
+  });
+});
