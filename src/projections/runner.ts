@@ -161,8 +161,7 @@ export class ProjectionRunner {
     const rows = await this.sql<{ projector: string; commit: string; index: string }[]>`
       select projector, checkpoint_commit::text as commit, checkpoint_index::text as index from projector_generations
       where state = 'active' and projector = any(${names as string[]})`;
-    for (const row of rows)
-      this.noteReached(row.projector, { commit: BigInt(row.commit), index: BigInt(row.index) });
+    for (const row of rows) this.noteReached(row.projector, { commit: BigInt(row.commit), index: BigInt(row.index) });
   }
 
   private async live(projector: Projector): Promise<void> {
