@@ -36,6 +36,12 @@ export type Projector = {
    * runner's: a projector that recomputes what a batch touched does less work in larger ones.
    */
   batchSize?: number;
+  /**
+   * How long a live loop rests after a batch before it takes the next, for a projector whose
+   * work is per thing touched rather than per event (a fixture's statistics): resting lets
+   * more events share one recompute, and leaves the process to the reads that wait.
+   */
+  restMs?: number;
   /** Event types handled; undefined means every event. Others only advance the checkpoint. */
   types: ReadonlySet<string> | undefined;
   /** Applies a batch: every run of same-type events goes to its handler in one call. */

@@ -172,6 +172,7 @@ export class ProjectionRunner {
         if (active.version > projector.version) await this.idle();
         else if (active.version < projector.version) await this.rebuild(projector.name);
         else if ((await this.step(projector, active)).applied === 0) await this.idle();
+        else if (projector.restMs) await new Promise((resolve) => setTimeout(resolve, projector.restMs));
       } catch (error) {
         this.options.onError?.(projector.name, error);
         await this.idle();

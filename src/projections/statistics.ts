@@ -129,6 +129,7 @@ export const statistics = defineProjector({
   version: 4,
   description: "Fixture scorecards, player innings lines, season/competition/career aggregates and leaderboard tables.",
   batchSize: 5000,
+  restMs: 500,
   tables: ["fixture_statistics", "player_aggregate", "player_line", "player_fixture", "leaderboard"],
   ddl,
   on: {

@@ -39,7 +39,7 @@ export const SUBMISSION_LIMIT = { limit: 30, windowMs: 60_000 };
 const LIMIT_NOTE = `Each account may send ${SUBMISSION_LIMIT.limit} submissions (JSON or upload together) per 60 seconds; beyond that 429 RATE_LIMIT_EXCEEDED with Retry-After. Accepted responses carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.`;
 
 const VALIDATION_NOTE =
-  "Every problem is reported in one 422 VALIDATION_FAILED, each detail with its code (INVALID_FIELD, FIXTURE_NOT_FOUND, INVALID_INNINGS, INVALID_PARTICIPANT, UNKNOWN_DISMISSAL_KIND, DUPLICATE_EVENT_ID), field path within the event and zero-based eventIndex. Nothing is stored unless every event is valid.";
+  "Every detectable problem is reported in one pass, each detail with its code (INVALID_FIELD, FIXTURE_NOT_FOUND, INVALID_INNINGS, INVALID_PARTICIPANT, UNKNOWN_DISMISSAL_KIND, DUPLICATE_EVENT_ID, EVENT_CONFLICT), field path within the event and zero-based eventIndex: 422 VALIDATION_FAILED when any problem is the sender's to mend (conflicts with accepted deliveries listed beside them), 409 when all are conflicts. Nothing is stored unless every event is valid and conflicts with nothing.";
 
 const accepted = {
   201: {
@@ -50,7 +50,7 @@ const accepted = {
 const conflicts = {
   409: {
     description:
-      "DUPLICATE_EVENT_ID or EVENT_CONFLICT: found when storing (another submission got there first); the details name the events. Nothing was stored.",
+      "The only problems are conflicts with accepted deliveries: DUPLICATE_EVENT_ID when every one is an event id already accepted (in any fixture), else EVENT_CONFLICT (a sequence number or ball of an innings held by a live delivery, or an order that would cross one). The details name each event and give each conflict its own code. Nothing was stored.",
     content: { "application/json": { schema: errorEnvelopeSchema } },
   },
 };
@@ -71,7 +71,7 @@ const submitRoute = createRoute({
   tags: ["Submissions"],
   operationId: "submitEvents",
   summary: "Submit delivery events",
-  description: `Adds 1 to ${MAX_EVENTS} deliveries to the innings of an existing fixture. Strikers, non-strikers and dismissed batters must be in the batting side's squad; bowlers and fielders in the fielding side's (a substitute fielder may be any registered participant). Within each innings of the submission, sequence numbers and (overNumber, positionInOver) must both ascend. ${VALIDATION_NOTE} ${LIMIT_NOTE} Admin only.`,
+  description: `Adds 1 to ${MAX_EVENTS} deliveries to the innings of an existing fixture. Strikers, non-strikers and dismissed batters must be in the batting side's squad; bowlers and fielders in the fielding side's (a substitute fielder may be any registered participant). Within each innings, ordering the submitted and accepted deliveries together by sequence number and by (overNumber, positionInOver) must give the same order (gaps may be filled later), and over numbers stay within the format's overs (20 in a T20, 50 in an ODI, one in a super over). ${VALIDATION_NOTE} ${LIMIT_NOTE} Admin only.`,
   ...implemented,
   security: bearerSecurity,
   request: {

@@ -42,32 +42,31 @@ export class LedgerPlaces {
     // A delivery sent again is refused for its id alone: its places are its own.
     if (this.held.has(placement.eventId)) return [];
     const list = this.innings.get(placement.inningsId) ?? [];
-    const conflict = (field: string, message: string): Problem[] => [{ code: "EVENT_CONFLICT", message, field, ...at }];
+    const conflict = (field: string, message: string): Problem => ({ code: "EVENT_CONFLICT", message, field, ...at });
     const next = firstAfter(list, placement.sequenceNumber);
-    const previous = list[next - 1];
-    const same = previous?.sequenceNumber === placement.sequenceNumber ? previous : undefined;
-    const onBall = this.balls.get(ballKey(placement.inningsId, placement));
-    const problems = [
-      ...(same
-        ? conflict(
-            fields.sequenceNumber,
-            `Sequence number ${placement.sequenceNumber} of this innings is held by accepted event ${same.eventId}`,
-          )
-        : []),
-      ...(onBall
-        ? conflict(
-            fields.positionInOver,
-            `Over ${placement.overNumber} position ${placement.positionInOver} of this innings is held by accepted event ${onBall}`,
-          )
-        : []),
-    ];
-    if (problems.length > 0) return problems;
-    const before = list[next - 1];
-    const after = list[next];
+    const [before, after] = [list[next - 1], list[next]];
+    const sameSequence = before?.sequenceNumber === placement.sequenceNumber ? before : undefined;
+    const sameBall = this.balls.get(ballKey(placement.inningsId, placement));
+    const held: Problem[] = [];
+    if (sameSequence)
+      held.push(
+        conflict(
+          fields.sequenceNumber,
+          `Sequence number ${placement.sequenceNumber} of this innings is held by accepted event ${sameSequence.eventId}`,
+        ),
+      );
+    if (sameBall)
+      held.push(
+        conflict(
+          fields.positionInOver,
+          `Over ${placement.overNumber} position ${placement.positionInOver} of this innings is held by accepted event ${sameBall}`,
+        ),
+      );
+    if (held.length > 0) return held;
     if (before && compareBalls(before, placement) > 0)
-      return conflict(crossedField(before, placement, fields), crossing(placement, before, "after"));
+      return [conflict(crossedField(before, placement, fields), crossing(placement, before, "after"))];
     if (after && compareBalls(after, placement) < 0)
-      return conflict(crossedField(after, placement, fields), crossing(placement, after, "before"));
+      return [conflict(crossedField(after, placement, fields), crossing(placement, after, "before"))];
     return [];
   }
 }
