@@ -557,6 +557,7 @@ describe("statistics after a correction", () => {
 
   it("changes the fixture's batting card and total, its ETag (the cached version is gone) and the career aggregate", async () => {
     const { fixture, events } = await aSubmittedFixture(6); // 0+1+4+0+2+6 = 13 off the bat, all by one striker
+    await statisticsRebuilt();
     const striker = (events[0] as SubmittedEvent).strikerId;
     const careerPath = `/api/v1/participants/${striker}/statistics/career`;
     const careerRuns = async () => {
