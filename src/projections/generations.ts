@@ -85,7 +85,7 @@ export async function createGeneration(sql: Sql, projector: Projector): Promise<
 
 /** Records progress only if nobody else moved the checkpoint since `from` was read. */
 export async function advanceCheckpoint(
-  tx: Tx,
+  tx: Sql | Tx,
   generation: Generation,
   from: Position,
   to: Position,

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { Sql } from "../db/database.js";
-import { comparePositions, type EventStore, type Position } from "../event-store/port.js";
+import { comparePositions, type EventStore, type Position, type RecordedEvent } from "../event-store/port.js";
 import {
   activate,
   advanceCheckpoint,
@@ -171,8 +171,12 @@ export class ProjectionRunner {
         // A newer deployment owns a generation of a higher version; an older one waits for it.
         if (active.version > projector.version) await this.idle();
         else if (active.version < projector.version) await this.rebuild(projector.name);
-        else if ((await this.step(projector, active)).applied === 0) await this.idle();
-        else if (projector.restMs) await new Promise((resolve) => setTimeout(resolve, projector.restMs));
+        else {
+          const { applied } = await this.step(projector, active);
+          if (applied === 0) await this.idle();
+          // Caught up (a short batch): rest, if the projector asks to, before taking the next.
+          else if (projector.restMs && applied < this.batchOf(projector)) await this.rest(projector.restMs);
+        }
       } catch (error) {
         this.options.onError?.(projector.name, error);
         await this.idle();
@@ -186,18 +190,16 @@ export class ProjectionRunner {
 
   /** Applies the next batch after the generation's checkpoint; `applied` is 0 when caught up. */
   private async step(projector: Projector, generation: Generation) {
-    const events = await this.tail.readAll(generation.checkpoint, projector.batchSize ?? this.batchSize);
+    const events = await this.tail.readAll(generation.checkpoint, this.batchOf(projector));
     const last = events.at(-1);
     if (!last) return { generation, applied: 0 };
     const handled = projector.types ? events.filter((e) => projector.types?.has(e.type)) : events;
     try {
-      const advanced = await this.sql.begin(async (tx) => {
-        if (!(await advanceCheckpoint(tx, generation, generation.checkpoint, last.position, handled.length)))
-          return false;
-        await tx`select set_config('search_path', ${`${generation.schemaName}, public`}, true)`;
-        await projector.apply(tx, handled);
-        return true;
-      });
+      // A batch with nothing to apply only moves the checkpoint: one statement, no transaction.
+      const advanced =
+        handled.length === 0
+          ? await advanceCheckpoint(this.sql, generation, generation.checkpoint, last.position, 0)
+          : await this.apply(projector, generation, last.position, handled);
       if (!advanced) {
         // Another runner moved this generation on, or it was retired by a switch.
         const fresh = await findGeneration(
@@ -214,6 +216,33 @@ export class ProjectionRunner {
     if (generation.state === "active") this.noteReached(projector.name, last.position);
     this.progress.emit("progress");
     return { generation: { ...generation, checkpoint: last.position }, applied: events.length };
+  }
+
+  /** Applies a batch's events and moves the checkpoint past them, in one transaction: exactly once. */
+  private apply(projector: Projector, generation: Generation, to: Position, events: readonly RecordedEvent[]) {
+    return this.sql.begin(async (tx) => {
+      if (!(await advanceCheckpoint(tx, generation, generation.checkpoint, to, events.length))) return false;
+      await tx`select set_config('search_path', ${`${generation.schemaName}, public`}, true)`;
+      await projector.apply(tx, events);
+      return true;
+    });
+  }
+
+  private batchOf(projector: Projector): number {
+    return projector.batchSize ?? this.batchSize;
+  }
+
+  /** Waits `ms`, or less when the runner stops; new events do not end a rest. */
+  private rest(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake.off("stop", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake.once("stop", done);
+    });
   }
 
   private idle(): Promise<void> {

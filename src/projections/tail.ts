@@ -1,6 +1,6 @@
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from "../event-store/port.js";
 
-/** Events read from the store at once to extend the tail; each projector takes its own batch of them. */
+/** Events read from the store at once to extend the tail (more when a reader asks for more). */
 const FILL = 1000;
 /** Events the tail keeps: enough for projectors a few batches apart to share one read. */
 const KEEP = 10_000;
@@ -16,7 +16,7 @@ export class SharedTail {
   /** A contiguous stretch of the log: the events strictly after `from`, in log order. */
   private from: Position | undefined;
   private events: RecordedEvent[] = [];
-  private filling: { after: Position; read: Promise<RecordedEvent[]> } | undefined;
+  private filling: { after: Position; limit: number; read: Promise<RecordedEvent[]> } | undefined;
 
   constructor(private readonly store: EventStore) {}
 
@@ -31,7 +31,7 @@ export class SharedTail {
     const start = this.indexAfter(after);
     if (start === undefined) return this.store.readAll(after, limit);
     if (start < this.events.length) return this.events.slice(start, start + limit);
-    return (await this.extend(after)).slice(0, limit);
+    return (await this.extend(after, limit)).slice(0, limit);
   }
 
   /** Where the events after `after` begin in the kept stretch; undefined when it does not hold that place. */
@@ -54,10 +54,12 @@ export class SharedTail {
   }
 
   /** Reads the events after the end of the kept stretch (once, whoever asks) and keeps them. */
-  private async extend(after: Position): Promise<RecordedEvent[]> {
-    if (this.filling && comparePositions(this.filling.after, after) === 0) return this.filling.read;
-    const read = this.store.readAll(after, FILL).then((fresh) => {
-      if (this.filling?.read === read) this.filling = undefined;
+  private async extend(after: Position, limit: number): Promise<RecordedEvent[]> {
+    const filling = this.filling;
+    if (filling && comparePositions(filling.after, after) === 0 && filling.limit >= limit) return filling.read;
+    // A reader ahead of the others (a rebuild, a catch-up) keeps its own batch size.
+    const size = Math.max(FILL, limit);
+    const read = this.store.readAll(after, size).then((fresh) => {
       // Kept only where it continues the stretch: a restart meanwhile may have moved on.
       const end = this.end();
       if (end !== undefined && comparePositions(end, after) === 0) {
@@ -66,7 +68,12 @@ export class SharedTail {
       }
       return fresh;
     });
-    this.filling = { after, read };
+    this.filling = { after, limit: size, read };
+    // Settled either way: a failed read must not be handed to every later reader.
+    const settled = () => {
+      if (this.filling?.read === read) this.filling = undefined;
+    };
+    read.then(settled, settled);
     return read;
   }
 

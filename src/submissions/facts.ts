@@ -1,14 +1,13 @@
 import { isUuid } from "../../streams/shared.js";
 import type { Sql } from "../db/database.js";
-import { namedIds, type ReferenceFacts } from "./validate.js";
+import type { NamedIds, ReferenceFacts } from "./validate.js";
 
 /**
  * What the checks of one request consult beside the fixture's stream, read from the read
  * models once. They may trail the log by a moment: an event id accepted in another fixture
  * that instant is still refused, by the store, when the submission is appended.
  */
-export async function referenceFacts(sql: Sql, body: unknown): Promise<ReferenceFacts> {
-  const named = namedIds(body);
+export async function referenceFacts(sql: Sql, named: NamedIds): Promise<ReferenceFacts> {
   const eventIds = named.eventIds.filter((id) => isUuid(id));
   const [kinds, registered, accepted] = await Promise.all([
     sql<{ kind: string }[]>`select kind from dismissal_kind`,

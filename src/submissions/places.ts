@@ -47,22 +47,22 @@ export class LedgerPlaces {
     const [before, after] = [list[next - 1], list[next]];
     const sameSequence = before?.sequenceNumber === placement.sequenceNumber ? before : undefined;
     const sameBall = this.balls.get(ballKey(placement.inningsId, placement));
-    const held: Problem[] = [];
+    const taken: Problem[] = [];
     if (sameSequence)
-      held.push(
+      taken.push(
         conflict(
           fields.sequenceNumber,
           `Sequence number ${placement.sequenceNumber} of this innings is held by accepted event ${sameSequence.eventId}`,
         ),
       );
     if (sameBall)
-      held.push(
+      taken.push(
         conflict(
           fields.positionInOver,
           `Over ${placement.overNumber} position ${placement.positionInOver} of this innings is held by accepted event ${sameBall}`,
         ),
       );
-    if (held.length > 0) return held;
+    if (taken.length > 0) return taken;
     if (before && compareBalls(before, placement) > 0)
       return [conflict(crossedField(before, placement, fields), crossing(placement, before, "after"))];
     if (after && compareBalls(after, placement) < 0)

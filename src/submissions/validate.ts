@@ -7,6 +7,7 @@ import {
   type CorrectionRequest,
   correctionRequestSchema,
   type DirectSubmission,
+  MAX_EVENTS,
   type SubmittedEvent,
   submissionEnvelopeSchema,
   submittedEventSchema,
@@ -34,10 +35,16 @@ export type ReferenceFacts = {
  */
 export type Findings<T> = { value: T | undefined; invalid: Problem[]; conflicts: Problem[] };
 
-/** The ids a request names, so `facts.ts` reads only what the checks need. */
-export function namedIds(body: unknown): { fixtureId?: string; eventIds: string[]; participantIds: string[] } {
+export type NamedIds = { fixtureId?: string; eventIds: string[]; participantIds: string[] };
+
+/**
+ * The ids a request names, so `facts.ts` reads only what the checks need; none from more
+ * events than a submission may hold, which are refused by their count alone.
+ */
+export function namedIds(body: unknown): NamedIds {
   const top = record(body);
-  const events = Array.isArray(top?.events) ? top.events : top?.event !== undefined ? [top.event] : [];
+  const listed = Array.isArray(top?.events) ? top.events : top?.event !== undefined ? [top.event] : [];
+  const events = listed.length > MAX_EVENTS ? [] : listed;
   return {
     fixtureId: text(top?.fixtureId),
     eventIds: events.flatMap((e) => text(record(e)?.eventId)?.toLowerCase() ?? []),
@@ -61,7 +68,9 @@ export function checkSubmission(
   const checkable = envelope.success || (invalid.every((d) => d.field !== "events") && events.length > 0);
   const parsed: SubmittedEvent[] = [];
   if (checkable) {
-    const scheduled = inFixture(record(body)?.fixtureId, fixture, invalid);
+    // A fixtureId the envelope refused names no fixture to look for.
+    const named = invalid.some((d) => d.field === "fixtureId") ? undefined : record(body)?.fixtureId;
+    const scheduled = inFixture(named, fixture, invalid);
     const places = scheduled ? new LedgerPlaces(fixture) : undefined;
     events.forEach((raw, eventIndex) => {
       const at = (path: string) => ({ field: path, eventIndex });

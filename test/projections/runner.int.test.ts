@@ -131,6 +131,20 @@ for (const backend of backends()) {
       expect(await db.sql`select * from stream_version`).toEqual([]);
     });
 
+    it("rests a resting projector only once caught up, and stops without waiting out the rest", async () => {
+      await seed(1, 120);
+      const resting = { ...countingProjector(), restMs: 60_000 };
+      const r = runner([resting], { batchSize: 50 });
+      r.start();
+      // Full batches of a backlog follow one another: no minute's rest between them.
+      const { position } = await store.append("test-1", [anEvent({ data: { value: 3 } })], "no_stream");
+      expect(await r.waitFor(["test_counts"], position, 5000)).toBe(true);
+      expect(await totals()).toEqual([...expectedTotals(1, 120), { stream_id: "test-1", events: 1, total: "3" }]);
+      const stopping = Date.now();
+      await r.stop();
+      expect(Date.now() - stopping).toBeLessThan(1000);
+    });
+
     it("lets a command wait until chosen projectors have reached its append", async () => {
       const r = runner([countingProjector()], { idlePollMs: 1000 });
       r.start();

@@ -85,4 +85,24 @@ describe("the shared tail", () => {
     expect((await tail.readAll(head, 500)).map((e) => e.id)).toEqual(appended.map((e) => e.id));
     expect(counter.reads).toBe(3);
   });
+
+  it("gives a reader ahead of the others its own batch size", async () => {
+    const { store: countedStore, counter } = counted(store);
+    const tail = new SharedTail(countedStore);
+    expect(await tail.readAll(start, 1500)).toHaveLength(1500);
+    expect(counter.reads).toBe(1);
+  });
+
+  it("does not hand a failed read to the readers after it", async () => {
+    let failing = true;
+    const flaky: EventStore = Object.create(store);
+    flaky.readAll = (after: Position, limit: number) =>
+      failing ? Promise.reject(new Error("connection reset")) : store.readAll(after, limit);
+    const tail = new SharedTail(flaky);
+    await expect(tail.readAll(start, 500)).rejects.toThrow("connection reset");
+    failing = false;
+    expect((await tail.readAll(start, 500)).map((e) => e.id)).toEqual(
+      (await store.readAll(start, 500)).map((e) => e.id),
+    );
+  });
 });

@@ -44,14 +44,15 @@ export async function submit(
 ): Promise<SubmissionReceipt> {
   const submissionId = randomUUID();
   const receivedAt = context.now.toISOString();
+  const named = namedIds(body);
   const command: SubmitDeliveries = {
     body,
     source,
-    facts: await referenceFacts(sql, body),
+    facts: await referenceFacts(sql, named),
     record: { submissionId, submitterId: context.actor, receivedAt, upload },
   };
   // A body naming no fixture reads an empty stream: the decision then refuses the body alone.
-  const fixtureId = namedIds(body).fixtureId ?? "";
+  const fixtureId = named.fixtureId ?? "";
   try {
     const result = await handle(store, fixtureId, submitDeliveries, command, context);
     const [accepted] = result.events;
@@ -69,7 +70,7 @@ export async function submit(
     // Another fixture recorded one of these deliveries after the facts were read.
     const stored = new Set(error.eventIds);
     throw new LedgerConflict(
-      namedIds(body).eventIds.flatMap((eventId, eventIndex) =>
+      named.eventIds.flatMap((eventId, eventIndex) =>
         stored.has(recordingId(eventId))
           ? [{ code: "DUPLICATE_EVENT_ID", message: "This event id is already accepted", field: "eventId", eventIndex }]
           : [],
@@ -106,9 +107,10 @@ export async function correct(
   context: CommandContext,
 ): Promise<CorrectionOutcome> {
   mayCorrectAny(corrector);
-  const body = await readBody();
-  const [fixtureId, facts] = await Promise.all([fixtureOfDelivery(sql, eventId), referenceFacts(sql, body)]);
+  const fixtureId = await fixtureOfDelivery(sql, eventId);
   if (fixtureId === undefined) throw new DeliveryNotFound(eventId);
+  const body = await readBody();
+  const facts = await referenceFacts(sql, namedIds(body));
   // A racing correction may append before this one's turn. The answer (the revision replaced,
   // the scopes of the change) must describe the state this decision was taken on, so keep the
   // state of the last decision.
