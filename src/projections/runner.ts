@@ -234,38 +234,28 @@ export class ProjectionRunner {
 
   /** Waits `ms`, or less when the runner stops; new events do not end a rest. */
   private rest(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wake.off("stop", done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wake.once("stop", done);
-    });
+    return signalOrTimeout(this.wake, "stop", ms);
   }
 
+  /** Waits for new events (a local append, or the runner stopping), at most `idlePollMs`. */
   private idle(): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wake.off("wake", done);
-        resolve();
-      };
-      const timer = setTimeout(done, this.idlePollMs);
-      this.wake.once("wake", done);
-    });
+    return signalOrTimeout(this.wake, "wake", this.idlePollMs);
   }
 
   private nextProgress(timeoutMs: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.progress.off("progress", done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      this.progress.once("progress", done);
-    });
+    return signalOrTimeout(this.progress, "progress", timeoutMs);
   }
+}
+
+/** Resolves when `emitter` emits `signal`, or after `ms`, whichever comes first. */
+function signalOrTimeout(emitter: EventEmitter, signal: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      emitter.off(signal, done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    emitter.once(signal, done);
+  });
 }
