@@ -96,10 +96,3 @@ export async function listActiveAccounts(
     limit ${take}`;
   return rows.map(view);
 }
-
-/** The display names of the given accounts; ids that name no account (a process) are absent. */
-export async function displayNames(sql: Sql, accountIds: readonly string[]): Promise<Map<string, string>> {
-  const rows = await sql<{ account_id: string; display_name: string }[]>`
-    select account_id, display_name from account where account_id = any(${[...new Set(accountIds)]})`;
-  return new Map(rows.map((r) => [r.account_id, r.display_name]));
-}

@@ -128,13 +128,11 @@ export const deliveryHistory = defineProjector({
   on: {
     [FixtureScheduled.type]: (tx, events) => {
       const rows = lastByKey(
-        events
-          .map((e) => e.data)
-          .map((d) => ({
-            fixture_id: d.fixtureId,
-            season_id: d.seasonId,
-            competition_id: d.competitionId,
-          })),
+        events.map(({ data: d }) => ({
+          fixture_id: d.fixtureId,
+          season_id: d.seasonId,
+          competition_id: d.competitionId,
+        })),
         (r) => r.fixture_id,
       );
       return tx`
@@ -157,11 +155,9 @@ export const deliveryHistory = defineProjector({
         on conflict (fixture_id, innings_id) do update set super_over = excluded.super_over`;
     },
     [SubmissionAccepted.type]: (tx, events) => {
-      const rows = events
-        .map((e) => e.data)
-        .flatMap((d) =>
-          d.eventIds.map((eventId, position) => ({ event_id: eventId, submission_id: d.submissionId, position })),
-        );
+      const rows = events.flatMap(({ data: d }) =>
+        d.eventIds.map((eventId, position) => ({ event_id: eventId, submission_id: d.submissionId, position })),
+      );
       return tx`
         insert into submitted_position
         select * from jsonb_to_recordset(${json(tx, rows)}) as r(event_id uuid, submission_id text, position integer)
@@ -169,16 +165,13 @@ export const deliveryHistory = defineProjector({
     },
     [DeliveryRecorded.type]: (tx, events) => {
       const rows = lastByKey(
-        events.map((e) => {
-          const { data } = e;
-          return {
-            event_id: data.eventId,
-            revision: 1,
-            ...origin(e),
-            sequence_number: data.sequenceNumber,
-            state: deliveryState(data),
-          };
-        }),
+        events.map((e) => ({
+          event_id: e.data.eventId,
+          revision: 1,
+          ...origin(e),
+          sequence_number: e.data.sequenceNumber,
+          state: deliveryState(e.data),
+        })),
         (r) => r.event_id,
       );
       return tx`

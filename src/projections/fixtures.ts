@@ -67,26 +67,24 @@ export const fixtures = defineProjector({
   ddl,
   on: {
     [FixtureScheduled.type]: (tx, events) => {
-      const rows = events
-        .map((e) => e.data)
-        .map((d) => ({
-          fixture_id: d.fixtureId,
-          competition_id: d.competitionId,
-          season_id: d.seasonId,
-          venue_id: d.venueId,
-          competitor_ids: d.competitors.map((c) => c.competitorId),
-          competitors: d.competitors,
-          start_date: d.startDate,
-          end_date: d.endDate,
-          match_type: d.matchType,
-          team_type: d.teamType,
-          gender: d.gender,
-          balls_per_over: d.ballsPerOver,
-          overs_per_innings: d.oversPerInnings,
-          stage: d.stage,
-          match_number: d.matchNumber,
-          source: d.source,
-        }));
+      const rows = events.map(({ data: d }) => ({
+        fixture_id: d.fixtureId,
+        competition_id: d.competitionId,
+        season_id: d.seasonId,
+        venue_id: d.venueId,
+        competitor_ids: d.competitors.map((c) => c.competitorId),
+        competitors: d.competitors,
+        start_date: d.startDate,
+        end_date: d.endDate,
+        match_type: d.matchType,
+        team_type: d.teamType,
+        gender: d.gender,
+        balls_per_over: d.ballsPerOver,
+        overs_per_innings: d.oversPerInnings,
+        stage: d.stage,
+        match_number: d.matchNumber,
+        source: d.source,
+      }));
       return tx`
         insert into fixture (fixture_id, competition_id, season_id, venue_id, competitor_ids, competitors,
                              start_date, end_date, match_type, team_type, gender, balls_per_over,

@@ -134,84 +134,74 @@ export const referenceData = defineProjector({
     [CompetitionRegistered.type]: (tx, events) =>
       registerCompetitions(
         tx,
-        events
-          .map((e) => e.data)
-          .map((d) => ({
-            id: d.competitionId,
-            name: d.name,
-            source_ids: d.sourceIds,
-          })),
+        events.map(({ data: d }) => ({
+          id: d.competitionId,
+          name: d.name,
+          source_ids: d.sourceIds,
+        })),
       ),
     [CompetitionNameAdded.type]: (tx, events) =>
       addNames(
         tx,
         "competition",
-        events.map((e) => e.data).map((d) => ({ id: d.competitionId, name: d.name })),
+        events.map(({ data: d }) => ({ id: d.competitionId, name: d.name })),
       ),
     [TeamRegistered.type]: (tx, events) =>
       registerCompetitors(
         tx,
-        events
-          .map((e) => e.data)
-          .map((d) => ({
-            id: d.teamId,
-            name: d.name,
-            source_ids: d.sourceIds,
-            team_type: d.teamType,
-            gender: d.gender,
-          })),
+        events.map(({ data: d }) => ({
+          id: d.teamId,
+          name: d.name,
+          source_ids: d.sourceIds,
+          team_type: d.teamType,
+          gender: d.gender,
+        })),
       ),
     [TeamNameAdded.type]: (tx, events) =>
       addNames(
         tx,
         "competitor",
-        events.map((e) => e.data).map((d) => ({ id: d.teamId, name: d.name })),
+        events.map(({ data: d }) => ({ id: d.teamId, name: d.name })),
       ),
     [ParticipantRegistered.type]: (tx, events) =>
       registerParticipants(
         tx,
-        events
-          .map((e) => e.data)
-          .map((d) => ({
-            id: d.participantId,
-            name: d.name,
-            source_ids: d.sourceIds,
-          })),
+        events.map(({ data: d }) => ({
+          id: d.participantId,
+          name: d.name,
+          source_ids: d.sourceIds,
+        })),
       ),
     [ParticipantNameAdded.type]: (tx, events) =>
       addNames(
         tx,
         "participant",
-        events.map((e) => e.data).map((d) => ({ id: d.participantId, name: d.name })),
+        events.map(({ data: d }) => ({ id: d.participantId, name: d.name })),
       ),
     [VenueRegistered.type]: (tx, events) =>
       registerVenues(
         tx,
-        events
-          .map((e) => e.data)
-          .map((d) => ({
-            id: d.venueId,
-            name: d.name,
-            source_ids: d.sourceIds,
-            city: d.city,
-            latitude: d.latitude,
-            longitude: d.longitude,
-          })),
+        events.map(({ data: d }) => ({
+          id: d.venueId,
+          name: d.name,
+          source_ids: d.sourceIds,
+          city: d.city,
+          latitude: d.latitude,
+          longitude: d.longitude,
+        })),
       ),
     [VenueNameAdded.type]: (tx, events) =>
       addNames(
         tx,
         "venue",
-        events.map((e) => e.data).map((d) => ({ id: d.venueId, name: d.name })),
+        events.map(({ data: d }) => ({ id: d.venueId, name: d.name })),
       ),
     [SeasonRegistered.type]: async (tx, events) => {
-      const rows = events
-        .map((e) => e.data)
-        .map((d) => ({
-          season_id: d.seasonId,
-          competition_id: d.competitionId,
-          label: d.label,
-        }));
+      const rows = events.map(({ data: d }) => ({
+        season_id: d.seasonId,
+        competition_id: d.competitionId,
+        label: d.label,
+      }));
       await tx`
         insert into season (season_id, competition_id, label, name)
         select season_id, competition_id, label, label
@@ -224,14 +214,12 @@ export const referenceData = defineProjector({
     },
     [FixtureScheduled.type]: async (tx, events) => {
       const rows = lastByKey(
-        events
-          .map((e) => e.data)
-          .map((d) => ({
-            fixture_id: d.fixtureId,
-            season_id: d.seasonId,
-            start_date: d.startDate,
-            end_date: d.endDate,
-          })),
+        events.map(({ data: d }) => ({
+          fixture_id: d.fixtureId,
+          season_id: d.seasonId,
+          start_date: d.startDate,
+          end_date: d.endDate,
+        })),
         (r) => r.fixture_id,
       );
       // A fixture moved to another season leaves its old season too.

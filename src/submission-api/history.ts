@@ -1,13 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { displayNames } from "../accounts/queries.js";
-import { DeliveryNotFound } from "../commands/submissions/errors.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { bearerSecurity, callerOf, registerBearerScheme, requireCaller } from "../http/authentication.js";
 import { errorResponses } from "../http/errors.js";
 import { readModels } from "../read-api/params.js";
-import { deliveryFixture, deliveryHistory } from "../read-api/queries/delivery-history.js";
-import { mayCorrectAny, mayCorrectInCompetition } from "../submissions/access.js";
+import { readableHistory } from "../read-api/queries/delivery-history.js";
 import { ACCESS_NOTE, eventIdParam } from "./corrections.js";
 import { historySchema } from "./schemas.js";
 
@@ -41,25 +38,7 @@ export function registerDeliveryHistory(app: Router, deps: AppDependencies) {
   app.use("/api/v1/submissions/events/:eventId/history", requireCaller(deps));
 
   app.openapi(historyRoute, async (c) => {
-    const { account } = callerOf(c);
-    mayCorrectAny(account);
     const eventId = c.req.valid("param").eventId.toLowerCase();
-    const delivery = await deliveryFixture(sql(), eventId);
-    if (!delivery) throw new DeliveryNotFound(eventId);
-    mayCorrectInCompetition(account, delivery.competitionId);
-    const history = await deliveryHistory(sql(), eventId);
-    if (!history) throw new DeliveryNotFound(eventId);
-    const names = await displayNames(sql(), [
-      history.recorded.recordedBy,
-      ...history.corrections.map((entry) => entry.requestedBy),
-    ]);
-    const actor = (id: string) => ({ id, name: names.get(id) ?? null });
-    // Parsed so every object's keys come in the schema's order, whatever the stored JSON kept.
-    const data = historySchema.parse({
-      ...history,
-      recorded: { ...history.recorded, recordedBy: actor(history.recorded.recordedBy) },
-      corrections: history.corrections.map((entry) => ({ ...entry, requestedBy: actor(entry.requestedBy) })),
-    });
-    return c.json({ data }, 200);
+    return c.json({ data: await readableHistory(sql(), callerOf(c).account, eventId) }, 200);
   });
 }

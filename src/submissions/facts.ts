@@ -26,9 +26,18 @@ export async function referenceFacts(sql: Sql, named: NamedIds): Promise<Referen
   };
 }
 
-/** The fixture a delivery belongs to, by its event id; undefined for none (or an id that is no UUID). */
-export async function fixtureOfDelivery(sql: Sql, eventId: string): Promise<string | undefined> {
+/**
+ * The fixture of a current delivery and the competition it is played in (null while the
+ * fixture's read model trails); undefined for no such delivery, or an id that is no UUID.
+ */
+export async function deliveryFixture(
+  sql: Sql,
+  eventId: string,
+): Promise<{ fixtureId: string; competitionId: string | null } | undefined> {
   if (!isUuid(eventId)) return undefined;
-  const [row] = await sql<{ fixture_id: string }[]>`select fixture_id from delivery where event_id = ${eventId}::uuid`;
-  return row?.fixture_id;
+  const [row] = await sql<{ fixture_id: string; competition_id: string | null }[]>`
+    select d.fixture_id, f.competition_id
+    from delivery d left join fixture f on f.fixture_id = d.fixture_id
+    where d.event_id = ${eventId}::uuid`;
+  return row && { fixtureId: row.fixture_id, competitionId: row.competition_id };
 }

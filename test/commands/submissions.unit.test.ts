@@ -453,6 +453,21 @@ describe("correctDelivery", () => {
     expect(found.messages[0]).toContain(delivery(fixture, 3).eventId);
   });
 
+  it("takes back the live state even where the ledger kept a crossing, and refuses other changes that keep it", () => {
+    const fixture = aRecordedFixture();
+    // Accepted before the ordering rule: sequence 2 moved past sequence 3's ball.
+    const given = [
+      ...ledgerOf(fixture),
+      ...fixture.correction(delivery(fixture, 1).eventId, { overNumber: 5, ballNumber: null }),
+    ];
+    expect(decideOn(correctDelivery, given, replacing(fixture, 1, {}))).toEqual([]);
+    const { runs } = delivery(fixture, 1).state;
+    const oneMore = { ...runs, offBat: runs.offBat + 1, total: runs.total + 1 };
+    const found = whenCorrected(given, replacing(fixture, 1, { runs: oneMore }));
+    expect(found).toMatchObject({ kind: LedgerConflict, code: "EVENT_CONFLICT" });
+    expect(found.details).toEqual([{ code: "EVENT_CONFLICT", field: "event.overNumber" }]);
+  });
+
   it("lets a delivery move to a free ball between its neighbours, or into a place another has left", () => {
     const fixture = aRecordedFixture();
     expect(

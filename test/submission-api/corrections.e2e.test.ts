@@ -231,6 +231,9 @@ describe("unknown deliveries", () => {
         expectError(await getHistory(id, token), 404, "NOT_FOUND");
       }
     }
+    // The delivery is looked up before the body is read: a body that is not JSON changes nothing.
+    expectError(await put(randomUUID(), "[not json"), 404, "NOT_FOUND");
+    expectError(await put((events[0] as SubmittedEvent).eventId, "[not json"), 400, "INVALID_JSON");
   });
 
   it("finds a delivery by its event id in any letter case", async () => {

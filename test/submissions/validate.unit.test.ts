@@ -386,6 +386,13 @@ describe("checkSubmission: the submission as a whole", () => {
     for (const body of [null, [], "text", 3]) expect(problems(body, s.facts)).toEqual(sortedAs([invalid("body")]));
   });
 
+  it("reports a blank fixtureId once, as invalid, not also as a fixture that does not exist", () => {
+    const s = scene(1);
+    expect(problems({ ...submission(s.fixture, s.events), fixtureId: "   " }, { ...s.facts, fixture: null })).toEqual([
+      { code: "INVALID_FIELD", field: "fixtureId" },
+    ]);
+  });
+
   it("reports a fixture that does not exist, and still checks the events' structure and ids", () => {
     const s = scene(3);
     const events = withEvent(s.events, 2, (e) => {

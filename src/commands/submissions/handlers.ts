@@ -12,7 +12,7 @@ import type { EventData } from "../../../streams/types.js";
 import type { Sql } from "../../db/database.js";
 import { DuplicateEventId, type EventStore, WrongExpectedRevision } from "../../event-store/port.js";
 import { mayCorrectAny } from "../../submissions/access.js";
-import { fixtureOfDelivery, referenceFacts } from "../../submissions/facts.js";
+import { deliveryFixture, referenceFacts } from "../../submissions/facts.js";
 import { type RefreshScope, refreshedScopes } from "../../submissions/scopes.js";
 import { namedIds } from "../../submissions/validate.js";
 import { type CommandContext, type Decider, type HandleResult, handleCommand } from "../handle.js";
@@ -107,10 +107,11 @@ export async function correct(
   context: CommandContext,
 ): Promise<CorrectionOutcome> {
   mayCorrectAny(corrector);
-  const fixtureId = await fixtureOfDelivery(sql, eventId);
+  const fixtureId = (await deliveryFixture(sql, eventId))?.fixtureId;
   if (fixtureId === undefined) throw new DeliveryNotFound(eventId);
   const body = await readBody();
-  const facts = await referenceFacts(sql, namedIds(body));
+  // A correction keeps its delivery's id: no other fixture's ids need looking up.
+  const facts = await referenceFacts(sql, { ...namedIds(body), eventIds: [] });
   // A racing correction may append before this one's turn. The answer (the revision replaced,
   // the scopes of the change) must describe the state this decision was taken on, so keep the
   // state of the last decision.

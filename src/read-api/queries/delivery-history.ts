@@ -1,24 +1,27 @@
+import type { Account } from "../../../streams/account-state.js";
 import { type DeliveryState, deliveryStateSchema } from "../../../streams/fixture.js";
-import { isUuid } from "../../../streams/shared.js";
+import { DeliveryNotFound } from "../../commands/submissions/errors.js";
 import type { Sql } from "../../db/database.js";
+import { mayCorrectAny, mayCorrectInCompetition } from "../../submissions/access.js";
+import { deliveryFixture } from "../../submissions/facts.js";
 import type { RefreshScope } from "../../submissions/scopes.js";
 
-/**
- * Reads of the delivery history read model (src/projections/delivery-history.ts) and of the
- * current delivery's fixture and competition, which decide who may read it.
- */
+/** Reads of the delivery history read model (src/projections/delivery-history.ts). */
 
 /** A revision's whole state, as it was submitted (the sequence is the delivery's own). */
 export type RevisionState = DeliveryState & { eventId: string; sequenceNumber: number };
 
 type Origin = { submissionId: string; position: number } | null;
 
+/** Who recorded or corrected: an account with its display name, or a process (`cricsheet-import`) without one. */
+type Actor = { id: string; name: string | null };
+
 export type CorrectionEntry = {
   previousDeliveryId: string;
   replacementDeliveryId: string;
   previousRevision: number;
   revision: number;
-  requestedBy: string;
+  requestedBy: Actor;
   correctedAt: string;
   reason: string;
   previousState: RevisionState;
@@ -38,7 +41,7 @@ export type DeliveryHistory = {
   recorded: {
     deliveryId: string;
     revision: 1;
-    recordedBy: string;
+    recordedBy: Actor;
     recordedAt: string;
     originalSubmission: Origin;
     state: RevisionState;
@@ -46,17 +49,19 @@ export type DeliveryHistory = {
   corrections: CorrectionEntry[];
 };
 
-/** The fixture of a current delivery and the competition it is played in; undefined when unknown. */
-export async function deliveryFixture(
-  sql: Sql,
-  eventId: string,
-): Promise<{ fixtureId: string; competitionId: string } | undefined> {
-  if (!isUuid(eventId)) return undefined;
-  const [row] = await sql<{ fixture_id: string; competition_id: string }[]>`
-    select d.fixture_id, f.competition_id
-    from delivery d join fixture f on f.fixture_id = d.fixture_id
-    where d.event_id = ${eventId}::uuid`;
-  return row && { fixtureId: row.fixture_id, competitionId: row.competition_id };
+/**
+ * A delivery's history as `account` may read it: who may correct a delivery may read how it
+ * came to be. Viewers are refused before anything is looked up, submitters once the
+ * delivery's competition is known.
+ */
+export async function readableHistory(sql: Sql, account: Account, eventId: string): Promise<DeliveryHistory> {
+  mayCorrectAny(account);
+  const competitionId = (await deliveryFixture(sql, eventId))?.competitionId;
+  if (!competitionId) throw new DeliveryNotFound(eventId);
+  mayCorrectInCompetition(account, competitionId);
+  const history = await deliveryHistory(sql, eventId);
+  if (!history) throw new DeliveryNotFound(eventId);
+  return history;
 }
 
 type RevisionRow = {
@@ -65,6 +70,7 @@ type RevisionRow = {
   fixture_id: string;
   sequence_number: number;
   actor: string;
+  actor_name: string | null;
   occurred_at: string;
   reason: string | null;
   state: unknown;
@@ -77,11 +83,13 @@ type RevisionRow = {
  * How a delivery was recorded and every correction since, oldest first; undefined when it
  * was never recorded. The delivery ids are the ids of the events holding each revision.
  */
-export async function deliveryHistory(sql: Sql, eventId: string): Promise<DeliveryHistory | undefined> {
+async function deliveryHistory(sql: Sql, eventId: string): Promise<DeliveryHistory | undefined> {
   const rows = await sql<RevisionRow[]>`
-    select revision, revision_event_id::text, fixture_id, sequence_number, actor, occurred_at, reason, state,
-           submission_id, position, refreshed_scopes
-    from delivery_revision where event_id = ${eventId}::uuid order by revision`;
+    select r.revision, r.revision_event_id::text, r.fixture_id, r.sequence_number, r.actor,
+           a.display_name as actor_name, r.occurred_at, r.reason, r.state, r.submission_id, r.position,
+           r.refreshed_scopes
+    from delivery_revision r left join account a on a.account_id = r.actor
+    where r.event_id = ${eventId}::uuid order by r.revision`;
   const [first, ...later] = rows;
   if (first?.revision !== 1) return undefined;
   // jsonb keeps no key order: the schema puts the state's fields back in the submitted order.
@@ -90,6 +98,7 @@ export async function deliveryHistory(sql: Sql, eventId: string): Promise<Delive
     sequenceNumber: row.sequence_number,
     ...deliveryStateSchema.parse(row.state),
   });
+  const actorOf = (row: RevisionRow): Actor => ({ id: row.actor, name: row.actor_name });
   const originOf = (row: RevisionRow): Origin =>
     row.submission_id === null ? null : { submissionId: row.submission_id, position: row.position as number };
   return {
@@ -99,7 +108,7 @@ export async function deliveryHistory(sql: Sql, eventId: string): Promise<Delive
     recorded: {
       deliveryId: first.revision_event_id,
       revision: 1,
-      recordedBy: first.actor,
+      recordedBy: actorOf(first),
       recordedAt: first.occurred_at,
       originalSubmission: originOf(first),
       state: stateOf(first),
@@ -111,7 +120,7 @@ export async function deliveryHistory(sql: Sql, eventId: string): Promise<Delive
         replacementDeliveryId: row.revision_event_id,
         previousRevision: previous.revision,
         revision: row.revision,
-        requestedBy: row.actor,
+        requestedBy: actorOf(row),
         correctedAt: row.occurred_at,
         reason: row.reason as string,
         previousState: stateOf(previous),
