@@ -1,5 +1,14 @@
-import type { z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { Problem } from "./errors.js";
+
+/** What a missing field is told, whatever type it should have had. */
+export const REQUIRED = "Required";
+
+// Set once for every parse, a route's validator and a command's checks alike: zod would
+// otherwise tell a missing field which type it lacks ("expected string, received undefined").
+z.config({
+  customError: (issue) => (issue.code === "invalid_type" && issue.input === undefined ? REQUIRED : undefined),
+});
 
 /*
  * A zod failure as Problems: the same detail whoever checked the input, a route's

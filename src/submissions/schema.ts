@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { DeliveryState } from "../../streams/fixture.js";
+import { REQUIRED } from "../commands/problems.js";
 
 /**
  * What a direct submission and a correction may say, structurally. Referential rules (the
@@ -9,14 +10,6 @@ import type { DeliveryState } from "../../streams/fixture.js";
 
 export const SCHEMA_VERSION = "1.0";
 
-/** What a missing field is told, whatever type it should have had. */
-export const REQUIRED = "Required";
-
-/** Parse options for submitted input: a missing field says so, rather than which type it lacks. */
-export const submittedInput = {
-  error: (issue: { code?: string; input?: unknown }) =>
-    issue.code === "invalid_type" && issue.input === undefined ? REQUIRED : undefined,
-};
 export const MAX_EVENTS = 1000;
 
 const reference = (description: string, example: string) =>

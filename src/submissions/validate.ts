@@ -11,7 +11,6 @@ import {
   type SubmittedEvent,
   submissionEnvelopeSchema,
   submittedEventSchema,
-  submittedInput,
 } from "./schema.js";
 
 /**
@@ -60,7 +59,7 @@ export function checkSubmission(
   fixture: FixtureState,
   facts: ReferenceFacts,
 ): Findings<DirectSubmission> {
-  const envelope = submissionEnvelopeSchema.safeParse(body, submittedInput);
+  const envelope = submissionEnvelopeSchema.safeParse(body);
   const invalid = envelope.success ? [] : zodDetails(envelope.error, bodyLocation);
   const conflicts: Problem[] = [];
   const events = Array.isArray(record(body)?.events) ? (record(body)?.events as unknown[]) : [];
@@ -74,7 +73,7 @@ export function checkSubmission(
     const places = scheduled ? new LedgerPlaces(fixture) : undefined;
     events.forEach((raw, eventIndex) => {
       const at = (path: string) => ({ field: path, eventIndex });
-      const result = submittedEventSchema.safeParse(raw, submittedInput);
+      const result = submittedEventSchema.safeParse(raw);
       if (result.success) parsed.push(result.data);
       else invalid.push(...zodDetails(result.error, (path) => at(path.join("."))));
       const event = record(raw);
@@ -101,7 +100,7 @@ export function checkCorrection(
   fixture: FixtureState,
   facts: ReferenceFacts,
 ): Findings<CorrectionRequest> {
-  const result = correctionRequestSchema.safeParse(body, submittedInput);
+  const result = correctionRequestSchema.safeParse(body);
   const invalid = result.success ? [] : zodDetails(result.error, (path) => ({ field: path.join(".") }));
   const top = record(body);
   const event = record(top?.event);

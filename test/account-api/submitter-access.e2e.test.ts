@@ -360,6 +360,16 @@ describe("malformed bodies: 422 VALIDATION_FAILED (400 INVALID_JSON when not JSO
     expect(invalid(res)).toEqual(fields);
   });
 
+  it("tells a missing field it is required, and a mistyped one what it should be", async () => {
+    const person = await a.signIn();
+    const messages = async (body: unknown) => {
+      const res = await refusedWithoutChange(person, () => request(person, body), 422, "VALIDATION_FAILED");
+      return (res.body as { error: { details: { message: string }[] } }).error.details.map((d) => d.message);
+    };
+    expect(await messages({})).toEqual(["Required"]);
+    expect(await messages({ competitionId: 7 })).not.toEqual(["Required"]);
+  });
+
   it.each([
     ["no approved", {}, ["approved"]],
     ["a string approved", { approved: "true" }, ["approved"]],
