@@ -33,8 +33,8 @@ return counts
  * The Redis adapter: windows shared by every API instance. Hits on the same windows within
  * one turn of the event loop (a consumer's parallel requests, a client's anonymous ones) go
  * to Redis as one batch, one script run for them all, answered when it returns. Like the
- * cache it fails fast (250 ms per command), but here a failure is LimitUnavailable: nothing
- * may be admitted uncounted.
+ * cache it fails fast (250 ms from a batch's start to its answer, however many batches wait
+ * on a hung server), but here a failure is LimitUnavailable: nothing may be admitted uncounted.
  *
  * A request refused for want of Redis must not be counted later either (a 503 consumes no
  * quota), so no command is ever queued or resent: a batch waits (up to the timeout) for a
@@ -69,8 +69,11 @@ export const redisWindowCounter = (
 
   async function send({ keys, args, limits, resetAts, waiters }: Batch) {
     try {
-      await ready();
-      const totals = await client.hitWindows(keys.length, ...keys, ...args, waiters.length);
+      const totals = await within(timeoutMs, async (late) => {
+        await ready();
+        if (late()) throw new Error("Redis became ready after the deadline; not sent");
+        return client.hitWindows(keys.length, ...keys, ...args, waiters.length);
+      });
       const each = countsOfEach((totals as number[]).map(Number), limits, waiters.length);
       for (const [hit, waiter] of waiters.entries()) {
         waiter.resolve((each[hit] as number[]).map((count, i) => ({ count, resetAt: resetAts[i] as number })));
@@ -130,6 +133,27 @@ type Batch = {
 
 /** The script as a command of the client (`defineCommand`). */
 type HitCommand = { hitWindows(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<unknown> };
+
+/**
+ * `work`'s answer, or a rejection once `ms` have passed, whichever comes first. ioredis's own
+ * command timeout starts when a command is written, and with auto-pipelining a batch is
+ * written only after the pipeline before it has answered: against a hung server each batch
+ * would wait for the previous one's timeout too. `late` tells `work` the deadline has passed.
+ */
+function within<T>(ms: number, work: (late: () => boolean) => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let passed = false;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      passed = true;
+      reject(new Error(`Redis did not answer within ${ms} ms`));
+    }, ms);
+  });
+  const working = work(() => passed);
+  // Still settled when the deadline won, so its failure is not unhandled.
+  working.catch(() => {});
+  return Promise.race([working, deadline]).finally(() => clearTimeout(timer));
+}
 
 /** Resolves once `client` is ready, rejects when it is not within `timeoutMs`. */
 function readyWithin(client: Redis, timeoutMs: number): Promise<void> {

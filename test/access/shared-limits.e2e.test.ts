@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redisCache } from "../../src/cache/redis.js";
 import { redisWindowCounter } from "../../src/limits/redis.js";
 import type { WindowCounter } from "../../src/limits/window-counter.js";
 import { dropKeys, uniquePrefix } from "../limits/redis-keys.js";
@@ -81,6 +82,15 @@ class OwnRedis {
     });
   }
 
+  /** Stops the server answering without closing its connections, as a hung host would. */
+  freeze() {
+    this.process?.kill("SIGSTOP");
+  }
+
+  thaw() {
+    this.process?.kill("SIGCONT");
+  }
+
   async stop() {
     const server = this.process;
     if (!server || server.exitCode !== null) return;
@@ -140,5 +150,69 @@ describe("a Redis that stops mid-run", () => {
     }
     ok(recovered as ApiResponse);
     ok(await api.read(fixtures));
+  }, 30_000);
+});
+
+/** The documented bound (docs/access.md), with room for the request's own work on a busy host. */
+const REFUSED_WITHIN_MS = 250 + 150;
+
+describe("a Redis that freezes mid-run", () => {
+  let redis: OwnRedis;
+  let counter: WindowCounter;
+  let api: ConsumerApi;
+  beforeAll(async () => {
+    redis = await OwnRedis.start();
+    counter = redisWindowCounter(redis.url);
+    api = await openConsumerApi({
+      rateLimits: counter,
+      cache: redisCache(redis.url),
+      anonymousLimits: { perSourcePerMinute: 100, platformPerMinute: 100 },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    redis?.thaw();
+    await api?.close();
+    await counter?.close();
+    await redis?.stop();
+  });
+
+  const timed = async (path: string, key?: string) => {
+    const started = performance.now();
+    const res = await api.read(path, { key });
+    return { res, ms: performance.now() - started };
+  };
+
+  it("refuses every read within the documented 250 ms, alone or many at once, then recovers", async () => {
+    const { apiKey } = await api.aConsumer({ rateLimitPerMinute: 100, dailyQuota: 1000 });
+    const statistics = `/api/v1/fixtures/${api.fixtureId}/statistics`;
+    ok(await api.read(fixtures, { key: apiKey }));
+    ok(await api.read(statistics));
+
+    redis.freeze();
+    for (const [path, key] of [
+      [fixtures, apiKey],
+      [fixtures, undefined],
+      [statistics, apiKey],
+      [statistics, undefined],
+    ] as const) {
+      const { res, ms } = await timed(path, key);
+      expectError(res, 503, "RATE_LIMIT_UNAVAILABLE");
+      expect(ms, `${path} ${key ? "keyed" : "anonymous"}`).toBeLessThan(REFUSED_WITHIN_MS);
+    }
+    // Batches sent while earlier ones wait on the hung server keep their own deadline.
+    const together = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => timed(i % 4 < 2 ? fixtures : statistics, i % 2 ? apiKey : undefined)),
+    );
+    for (const { res } of together) expectError(res, 503, "RATE_LIMIT_UNAVAILABLE");
+    expect(Math.max(...together.map((t) => t.ms))).toBeLessThan(REFUSED_WITHIN_MS);
+
+    redis.thaw();
+    let recovered: ApiResponse | undefined;
+    for (let attempt = 0; attempt < 50 && recovered?.status !== 200; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      recovered = await api.read(fixtures, { key: apiKey });
+    }
+    ok(recovered as ApiResponse);
+    ok(await api.read(statistics));
   }, 30_000);
 });
