@@ -23,9 +23,11 @@ async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T
   const settings = loadSettings();
   const runtime = await openRuntime(settings, createLogger(settings.logLevel === "info" ? "warn" : settings.logLevel));
   try {
-    return await work(runtime);
+    // A command on a running server's database must not outlive that server by minutes.
+    return await Promise.race([work(runtime), runtime.db.lost]);
   } finally {
-    await runtime.close();
+    // Queries to a server that has gone would wait on its closed port: leave them to the exit.
+    await Promise.race([runtime.close(), runtime.db.lost.catch(() => {})]);
   }
 }
 

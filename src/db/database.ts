@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import type { Settings } from "../config.js";
-import { openEmbedded } from "./embedded.js";
+import { NEVER_LOST, openEmbedded } from "./embedded.js";
 import { migrate } from "./migrations.js";
 
 export type Sql = postgres.Sql;
@@ -10,6 +10,8 @@ export type Database = {
   sql: Sql;
   /** "postgres" for DATABASE_URL, "embedded" when this process serves PGlite, "embedded-client" when another does. */
   kind: "postgres" | "embedded" | "embedded-client";
+  /** Rejects when the database goes for good under this process (an embedded server that ended); else never settles. */
+  lost: Promise<never>;
   close(): Promise<void>;
 };
 
@@ -25,7 +27,7 @@ export async function openDatabase(settings: Pick<Settings, "databaseUrl" | "dat
   if (settings.databaseUrl) {
     const sql = postgres(settings.databaseUrl, { ...connectionOptions, max: 10 });
     await migrate(sql);
-    return { sql, kind: "postgres", close: () => sql.end() };
+    return { sql, kind: "postgres", lost: NEVER_LOST, close: () => sql.end() };
   }
   const embedded = await openEmbedded(settings.dataDir);
   // One backend serves every connection in turn, so a large pool only queues.
@@ -41,6 +43,7 @@ export async function openDatabase(settings: Pick<Settings, "databaseUrl" | "dat
   return {
     sql,
     kind: embedded.owned ? "embedded" : "embedded-client",
+    lost: embedded.lost,
     async close() {
       await sql.end();
       await embedded.close();

@@ -12,13 +12,47 @@ import { PGliteMultiplexer } from "./pglite-multiplexer.js";
  */
 type Endpoint = { port: number; pid: number };
 
-export type EmbeddedDatabase = { port: number; owned: boolean; close(): Promise<void> };
+export type EmbeddedDatabase = {
+  port: number;
+  owned: boolean;
+  /**
+   * Rejects with EmbeddedServerGone when the process serving another process's database
+   * ends: its clients' connections then retry a closed port for minutes. Never settles for
+   * the owner.
+   */
+  lost: Promise<never>;
+  close(): Promise<void>;
+};
+
+/** The process that served the embedded database ended while this one was using it. */
+export class EmbeddedServerGone extends Error {
+  override readonly name = "EmbeddedServerGone";
+  constructor(
+    readonly pid: number,
+    dataDir: string,
+  ) {
+    super(
+      `The server serving the embedded database in ${dataDir} (pid ${pid}) stopped while this command ran. ` +
+        "What was stored before it stopped is kept; run the command again (an import skips what is already " +
+        "stored), with the server started again or with no server running.",
+    );
+  }
+}
+
+/** The `lost` of a database that cannot be lost from under its process. */
+export const NEVER_LOST: Promise<never> = new Promise(() => {});
+
+/** How often a client checks that the database's owner still runs. */
+const OWNER_CHECK_MS = 500;
 
 const endpointFile = (dataDir: string) => path.join(dataDir, "embedded.json");
 
 export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
   const running = await findRunning(dataDir);
-  if (running) return { port: running.port, owned: false, close: async () => {} };
+  if (running) {
+    const owner = watchOwner(running.pid, dataDir);
+    return { port: running.port, owned: false, lost: owner.lost, close: async () => owner.stop() };
+  }
 
   await mkdir(dataDir, { recursive: true });
   const db = await PGlite.create({ dataDir: path.join(dataDir, "pgdata") });
@@ -30,6 +64,7 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
   return {
     port,
     owned: true,
+    lost: NEVER_LOST,
     async close() {
       await multiplexer.close();
       await db.close();
@@ -47,6 +82,22 @@ async function findRunning(dataDir: string): Promise<Endpoint | undefined> {
   }
   if (endpoint.pid === process.pid || !isAlive(endpoint.pid)) return undefined;
   return (await answers(endpoint.port)) ? endpoint : undefined;
+}
+
+function watchOwner(pid: number, dataDir: string) {
+  let timer: NodeJS.Timeout | undefined;
+  const lost = new Promise<never>((_, reject) => {
+    timer = setInterval(() => {
+      if (isAlive(pid)) return;
+      clearInterval(timer);
+      reject(new EmbeddedServerGone(pid, dataDir));
+    }, OWNER_CHECK_MS);
+    // The watch alone must not keep a finished command alive.
+    timer.unref();
+  });
+  // Only a caller racing its work against it needs to hear of it.
+  lost.catch(() => {});
+  return { lost, stop: () => clearInterval(timer) };
 }
 
 function isAlive(pid: number): boolean {

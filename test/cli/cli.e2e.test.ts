@@ -1,4 +1,5 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,6 +7,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/database.js";
 import { PostgresEventStore } from "../../src/event-store/postgres.js";
+import { CRICSHEET } from "../support/cricsheet.js";
 import { anEvent } from "../support/events.js";
 
 const run = promisify(execFile);
@@ -13,6 +15,24 @@ const cricket = (dataDir: string, ...args: string[]) =>
   run(process.execPath, ["bin/cricket.js", ...args], {
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "", EVENTSTORE_URL: "" },
   });
+
+const IPL = path.join(CRICSHEET, "ipl");
+
+/** Waits, as another client of the running server, until the import has stored events. */
+async function untilEventsStored(dataDir: string) {
+  const client = await openDatabase({ dataDir, databaseUrl: undefined });
+  try {
+    expect(client.kind).toBe("embedded-client");
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+      const [row] = await client.sql<{ stored: boolean }[]>`select exists (select from events) as stored`;
+      if (row?.stored) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error("the import stored nothing within 60 s");
+  } finally {
+    await client.close();
+  }
+}
 
 type Status = { projector: string; state: string; generation?: number; eventsApplied?: number }[];
 
@@ -51,6 +71,29 @@ describe("cricket CLI on the embedded database", () => {
     const again = await cricket(dataDir, "projections", "rebuild", "stream_versions");
     expect(again.stdout).toMatch(/generation 3 .* 2 events applied/);
   }, 60_000);
+
+  it("stops within seconds, saying why, when the server it was using dies", async () => {
+    const owner = spawn(process.execPath, ["--import", "tsx", "test/cli/embedded-owner.ts", dataDir], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      const [ready] = (await once(owner.stdout, "data")) as [Buffer];
+      expect(ready.toString()).toBe("ready\n");
+      // Enough matches that the import is still running when its server goes.
+      const importing = cricket(dataDir, "import", "cricsheet", IPL);
+      await untilEventsStored(dataDir);
+      owner.kill("SIGKILL");
+      const killedAt = performance.now();
+      const failure = await importing.catch((error: { code: number; stderr: string }) => error);
+      expect(performance.now() - killedAt).toBeLessThan(5000);
+      expect(failure).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/\(pid \d+\) stopped while this command ran.*run the command again/s),
+      });
+    } finally {
+      owner.kill("SIGKILL");
+    }
+  }, 120_000);
 
   it("refuses an unknown projector with a clear message", async () => {
     await expect(cricket(dataDir, "projections", "rebuild", "nope")).rejects.toMatchObject({
