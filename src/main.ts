@@ -1,6 +1,7 @@
 import { serve } from "@hono/node-server";
 import { openVersionedCache } from "./cache/open.js";
 import { InvalidSettings, loadSettings } from "./config.js";
+import { DatabaseWatch } from "./db/availability.js";
 import { createApp } from "./http/app.js";
 import { apiRoutes } from "./http/routes.js";
 import { openIdentity } from "./identity/open.js";
@@ -27,6 +28,8 @@ async function main() {
   }
   if (settings.runProjectors) runtime.projections.start();
   const cache = openVersionedCache(settings.redisUrl);
+  const database = new DatabaseWatch(runtime.db.sql);
+  database.start();
   const watch = new ReadModelWatch(runtime.db.sql);
   watch.follow(runtime.projections);
   await watch.start();
@@ -40,6 +43,7 @@ async function main() {
     {
       logger,
       sql: runtime.db.sql,
+      database,
       cache,
       watch,
       identity,
@@ -73,6 +77,7 @@ async function main() {
     logger.info({ signal }, "shutting down");
     await new Promise<void>((resolve) => server.close(() => resolve()));
     watch.close();
+    database.stop();
     stopUsageCleanup();
     await usage.close(); // the last requests' telemetry, before the database closes
     await cache.close();

@@ -15,12 +15,20 @@ export type Database = {
   close(): Promise<void>;
 };
 
+/** Longest a statement may run unless its transaction lifts the bound (projector batches, migrations). */
+export const STATEMENT_TIMEOUT_MS = 30_000;
+
 /**
  * Custom plans for every execution: postgres.js prepares statements, and a generic plan
  * chosen while a table was empty (a fresh database, an import just starting) would keep
- * scanning it sequentially after it has grown to millions of rows.
+ * scanning it sequentially after it has grown to millions of rows. A server that accepts a
+ * connection but never completes it (a hung host) is given up on after 5 s, not 30.
  */
-export const connectionOptions = { onnotice: () => {}, connection: { plan_cache_mode: "force_custom_plan" } };
+export const connectionOptions = {
+  onnotice: () => {},
+  connect_timeout: 5,
+  connection: { plan_cache_mode: "force_custom_plan", statement_timeout: STATEMENT_TIMEOUT_MS },
+};
 
 /** Connects to DATABASE_URL, or to the embedded database under DATA_DIR, and brings its schema up to date. */
 export async function openDatabase(settings: Pick<Settings, "databaseUrl" | "dataDir">): Promise<Database> {

@@ -13,6 +13,8 @@ const MIGRATION_LOCK = 7_405_311_001;
 export async function migrate(sql: postgres.Sql): Promise<string[]> {
   const files = (await readdir(directory)).filter((f) => /^\d{3}-.*\.sql$/.test(f)).sort();
   return sql.begin(async (tx) => {
+    // Waiting for another process's migration, or building an index on a large table, may take long.
+    await tx`set local statement_timeout = 0`;
     await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx`create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())`;
     const applied = new Set((await tx<{ name: string }[]>`select name from schema_migrations`).map((r) => r.name));

@@ -5,6 +5,7 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { VersionedCache } from "../cache/versioned-cache.js";
+import { type DatabaseWatch, isDatabaseUnavailable } from "../db/availability.js";
 import type { Sql } from "../db/database.js";
 import type { EventStore } from "../event-store/port.js";
 import type { Identity } from "../identity/open.js";
@@ -15,6 +16,7 @@ import type { ReadModelWatch } from "../projections/watch.js";
 import { type ServerSecret, serverSecret } from "../security/server-secret.js";
 import type { UsageRecorder } from "../usage/recorder.js";
 import { createRouter, type Router } from "./api.js";
+import { databaseAvailability, databaseUnavailable } from "./availability.js";
 import { ApiError, asApiError } from "./errors.js";
 import type { Logger } from "./logging.js";
 
@@ -25,6 +27,11 @@ export type AppDependencies = {
    * only where the app is built for its OpenAPI document alone (`cricket openapi`).
    */
   sql?: Sql;
+  /**
+   * Whether the database answers (main.ts probes it): while it does not, requests are
+   * refused at once with 503 instead of waiting on it. Without one, requests find out alone.
+   */
+  database?: DatabaseWatch;
   /**
    * The versioned cache of fixture statistics (`openVersionedCache`: Redis when REDIS_URL is
    * set). Without one, the app keeps an in-process cache of its own.
@@ -74,6 +81,7 @@ export function createApp(given: AppDependencies, routes: readonly RouteRegistra
   app.use("/api/v1/*", apiVersion);
   if (deps.corsOrigins?.length) app.use("/api/v1/*", browserAccess(deps.corsOrigins));
   app.use(limitBodies);
+  if (deps.database) app.use("/api/v1/*", databaseAvailability(deps.database));
 
   for (const register of routes) register(app, deps);
 
@@ -169,6 +177,10 @@ const onError =
   (error, c) => {
     const known = toApiError(error);
     if (known) return respond(c, known);
+    if (isDatabaseUnavailable(error)) {
+      logger.warn({ requestId: c.get("requestId"), err: error }, "database unavailable");
+      return respond(c, databaseUnavailable());
+    }
     logger.error({ requestId: c.get("requestId"), err: error }, "unhandled error");
     return respond(c, new ApiError("INTERNAL_SERVER_ERROR", "An unexpected error occurred"));
   };

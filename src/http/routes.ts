@@ -14,6 +14,7 @@ import { registerLeaderboards } from "../read-api/leaderboards.js";
 import { registerParticipantFixtures } from "../read-api/participant-fixtures.js";
 import { registerParticipantStatistics } from "../read-api/participant-statistics.js";
 import { registerParticipants } from "../read-api/participants.js";
+import { registerReadiness } from "../read-api/readiness.js";
 import { registerSeasons } from "../read-api/seasons.js";
 import { registerCorrections } from "../submission-api/corrections.js";
 import { registerDeliveryHistory } from "../submission-api/history.js";
@@ -28,6 +29,7 @@ import { registerDocumentation } from "./documentation.js";
  */
 export const apiRoutes: readonly RouteRegistration[] = [
   registerHealth,
+  registerReadiness,
   registerDocumentation,
   registerCompetitions,
   registerSeasons,

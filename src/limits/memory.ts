@@ -48,6 +48,7 @@ export const memoryWindowCounter = (): MemoryWindowCounter => {
       return nextTurn.then(() => counts);
     },
     size: () => windows.size,
+    async ping() {},
     async close() {
       windows.clear();
     },

@@ -1,4 +1,5 @@
 import { Redis } from "ioredis";
+import { within } from "../deadline.js";
 import { countsOfEach } from "./batched-hits.js";
 import { LimitUnavailable, type WindowCount, type WindowCounter, windowId, windowStart } from "./window-counter.js";
 
@@ -69,7 +70,10 @@ export const redisWindowCounter = (
 
   async function send({ keys, args, limits, resetAts, waiters }: Batch) {
     try {
-      const totals = await within(timeoutMs, async (late) => {
+      // ioredis's own command timeout starts when a command is written, and with
+      // auto-pipelining a batch is written only once the pipeline before it has answered:
+      // against a hung server each batch would wait out the previous one's timeout as well.
+      const totals = await within(timeoutMs, "Redis", async (late) => {
         await ready();
         if (late()) throw new Error("Redis became ready after the deadline; not sent");
         return client.hitWindows(keys.length, ...keys, ...args, waiters.length);
@@ -115,6 +119,11 @@ export const redisWindowCounter = (
       const waiters = batch.waiters;
       return new Promise((resolve, reject) => waiters.push({ resolve, reject }));
     },
+    ping: () =>
+      within(timeoutMs, "Redis", async () => {
+        await ready();
+        await client.ping();
+      }),
     async close() {
       client.disconnect();
     },
@@ -133,27 +142,6 @@ type Batch = {
 
 /** The script as a command of the client (`defineCommand`). */
 type HitCommand = { hitWindows(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<unknown> };
-
-/**
- * `work`'s answer, or a rejection once `ms` have passed, whichever comes first. ioredis's own
- * command timeout starts when a command is written, and with auto-pipelining a batch is
- * written only after the pipeline before it has answered: against a hung server each batch
- * would wait for the previous one's timeout too. `late` tells `work` the deadline has passed.
- */
-function within<T>(ms: number, work: (late: () => boolean) => Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  let passed = false;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      passed = true;
-      reject(new Error(`Redis did not answer within ${ms} ms`));
-    }, ms);
-  });
-  const working = work(() => passed);
-  // Still settled when the deadline won, so its failure is not unhandled.
-  working.catch(() => {});
-  return Promise.race([working, deadline]).finally(() => clearTimeout(timer));
-}
 
 /** Resolves once `client` is ready, rejects when it is not within `timeoutMs`. */
 function readyWithin(client: Redis, timeoutMs: number): Promise<void> {

@@ -16,6 +16,8 @@ export interface WindowCounter {
    * order, in one atomic step. Throws LimitUnavailable when the shared counter cannot be reached.
    */
   hit(windows: readonly CountedWindow[], now: number): Promise<WindowCount[]>;
+  /** Resolves when the counter answers (within the same bound as a hit), rejects when it does not. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -222,7 +222,9 @@ export class ProjectionRunner {
   private apply(projector: Projector, generation: Generation, to: Position, events: readonly RecordedEvent[]) {
     return this.sql.begin(async (tx) => {
       if (!(await advanceCheckpoint(tx, generation, generation.checkpoint, to, events.length))) return false;
-      await tx`select set_config('search_path', ${`${generation.schemaName}, public`}, true)`;
+      // A batch of a rebuild may recompute a season's statistics: no statement bound.
+      await tx`select set_config('search_path', ${`${generation.schemaName}, public`}, true),
+                      set_config('statement_timeout', '0', true)`;
       await projector.apply(tx, events);
       return true;
     });

@@ -4,6 +4,11 @@ import { errorResponses } from "../http/errors.js";
 
 export const SERVICE_NAME = "cricket-analytics-service";
 
+const HEALTH_PATH = "/api/v1/health";
+export const READY_PATH = "/api/v1/ready";
+/** Answered whatever the database's state: they are how operators learn it. */
+export const ALWAYS_ANSWERED: ReadonlySet<string> = new Set([HEALTH_PATH, READY_PATH]);
+
 const healthSchema = z
   .object({
     status: z.literal("ok").openapi({ description: "Always `ok` when the process can answer." }),
@@ -16,11 +21,13 @@ const healthSchema = z
 
 const route = createRoute({
   method: "get",
-  path: "/api/v1/health",
+  path: HEALTH_PATH,
   tags: ["Health"],
   operationId: "getHealth",
   summary: "Liveness of the API process",
-  description: "Answers without touching the database, so it measures the HTTP layer alone.",
+  description:
+    "Liveness: answers without touching the database, so it measures the HTTP layer alone. " +
+    "Whether the service can serve is `GET /api/v1/ready`.",
   ...implemented,
   responses: {
     200: { description: "The service is up", content: { "application/json": { schema: healthSchema } } },

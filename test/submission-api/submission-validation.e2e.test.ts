@@ -29,6 +29,7 @@ import {
 const unlimited: WindowCounter = {
   kind: "memory",
   hit: async (windows, now) => windows.map(({ windowMs }) => ({ count: 1, resetAt: now + windowMs })),
+  ping: async () => {},
   close: async () => {},
 };
 
