@@ -126,7 +126,7 @@ type Inputs = {
 
 export const statistics = defineProjector({
   name: "statistics",
-  version: 4,
+  version: 5,
   description: "Fixture scorecards, player innings lines, season/competition/career aggregates and leaderboard tables.",
   batchSize: 5000,
   restMs: 500,
