@@ -388,12 +388,14 @@ type StandingRow = {
 
 const toStanding = (r: StandingRow): Standing => ({
   participantId: r.participant_id,
+  name: r.participant_name,
   battingInnings: r.batting_innings,
   runs: r.runs,
   ballsFaced: r.balls_faced,
   dismissals: r.dismissals,
   fours: r.fours,
   sixes: r.sixes,
+  bowlingInnings: r.figures.bowling.innings,
   ballsBowled: r.balls_bowled,
   runsConceded: r.runs_conceded,
   wickets: r.wickets,
