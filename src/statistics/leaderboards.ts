@@ -8,7 +8,7 @@ import type { PlayerAggregate } from "./aggregate.js";
  * - Rates need a minimum, by scope (season / competition): batting average 5 / 10 batting
  *   innings (and at least one dismissal, or there is no average); batting strike rate 100 /
  *   250 balls faced; bowling average and bowling strike rate 10 / 20 wickets; economy 120 /
- *   300 balls bowled (20 / 50 overs).
+ *   300 balls bowled (20 / 50 overs). The numbers are ours (docs/statistics.md says why).
  * - Rates rank on their exact value (compared as fractions, never as rounded numbers). Equal
  *   values are ordered by each metric's cricket tie-breaks in turn (the figures behind the
  *   value: runs conceded, balls, innings…); players level on all of them share a rank and are
