@@ -126,7 +126,7 @@ type Inputs = {
 
 export const statistics = defineProjector({
   name: "statistics",
-  version: 4,
+  version: 5,
   description: "Fixture scorecards, player innings lines, season/competition/career aggregates and leaderboard tables.",
   batchSize: 5000,
   restMs: 500,
@@ -388,12 +388,14 @@ type StandingRow = {
 
 const toStanding = (r: StandingRow): Standing => ({
   participantId: r.participant_id,
+  name: r.participant_name,
   battingInnings: r.batting_innings,
   runs: r.runs,
   ballsFaced: r.balls_faced,
   dismissals: r.dismissals,
   fours: r.fours,
   sixes: r.sixes,
+  bowlingInnings: r.figures.bowling.innings,
   ballsBowled: r.balls_bowled,
   runsConceded: r.runs_conceded,
   wickets: r.wickets,

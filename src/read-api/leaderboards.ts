@@ -22,6 +22,10 @@ export const DEFAULT_LEADERBOARD_LIMIT = 10;
 const REPRESENTATION = 2; // bump when the shape of a cached body changes
 export const MAX_LEADERBOARD_LIMIT = LEADERBOARD_DEPTH;
 
+const TIE_BREAKS = METRICS.map(
+  (metric) => `${metric}: ${LEADERBOARD_METRICS[metric].tieBreaks.map((key) => key.describe).join(", ")}`,
+).join("; ");
+
 const query = z
   .strictObject({
     scope: z
@@ -58,7 +62,7 @@ const route = createRoute({
   tags: ["Statistics"],
   operationId: "getLeaderboard",
   summary: "Ranked leaderboard for a season or competition",
-  description: `A server-ranked table of one metric over a season or a competition (super overs never count). Each row has a 1-based rank, the participant's id and name, the value and the figures behind it. Totals list only players above 0. Rate metrics need a minimum, by scope (season / competition): batting average 5 / 10 batting innings (and a dismissal); strike rate 100 / 250 balls faced; bowling average and bowling strike rate 10 / 20 wickets; economy 120 / 300 balls bowled (20 / 50 overs); the response states the rule applied. Rates rank on their exact value and are published rounded half away from zero to 2 decimals. Ties break on a secondary metric (most_runs: higher strike rate; most_wickets: lower bowling average; most_fours: more sixes; most_sixes: more fours; highest_batting_average and highest_strike_rate: more runs; best_bowling_average and best_bowling_strike_rate: more wickets; best_economy_rate: more balls bowled), then participant id ascending. 400 for a missing or unknown scope or metric, a scope without its id or with the other's, or a limit outside 1 to ${MAX_LEADERBOARD_LIMIT}; 404 for a season or competition that does not exist. ${UNKNOWN_PARAMETERS}`,
+  description: `A server-ranked table of one metric over a season or a competition (super overs never count). Each row has a 1-based rank, the participant's id and name, the value and the figures behind it. Totals list only players above 0. Rate metrics need a minimum, by scope (season / competition): batting average 5 / 10 batting innings (and a dismissal); strike rate 100 / 250 balls faced; bowling average and bowling strike rate 10 / 20 wickets; economy 120 / 300 balls bowled (20 / 50 overs); the response states the rule applied. Rates rank on their exact value and are published rounded half away from zero to 2 decimals. Equal values are ordered by the metric's cricket tie-breaks in turn (${TIE_BREAKS}); players level on all of them share a rank (1, 2, 2, 4) and are listed by name, then participant id. 400 for a missing or unknown scope or metric, a scope without its id or with the other's, or a limit outside 1 to ${MAX_LEADERBOARD_LIMIT}; 404 for a season or competition that does not exist. ${UNKNOWN_PARAMETERS}`,
   ...implemented,
   request: { query },
   responses: {

@@ -41,7 +41,8 @@ export type PlayerAggregate = {
 
 /**
  * Sums a player's lines over a scope (season, competition, career). `matches` counts the
- * fixtures the player was named in, whether or not they batted or bowled. Overs and economy
+ * fixtures the player was named in (the squad), whether or not they batted or bowled; a
+ * substitute fielder is not credited with the match. Overs and economy
  * respect each fixture's balls per over.
  */
 export function aggregate(lines: readonly ScopedLine[], matches: number): PlayerAggregate {

@@ -5,12 +5,14 @@ import type { PlayerAggregate } from "./aggregate.js";
  * (DESIGN.md §8). Pure: the same standings always give the same table.
  *
  * - Totals (most runs, wickets, fours, sixes) list only players with a value above 0.
- * - Rates need a minimum, like the major statistics sites, by scope (season / competition):
- *   batting average 5 / 10 batting innings (and at least one dismissal, or there is no
- *   average); batting strike rate 100 / 250 balls faced; bowling average and bowling strike
- *   rate 10 / 20 wickets; economy 120 / 300 balls bowled (20 / 50 overs).
- * - Rates rank on their exact value (compared as fractions, never as rounded numbers); ties
- *   break on a secondary metric, then on participant id ascending, so every rank is unique.
+ * - Rates need a minimum, by scope (season / competition): batting average 5 / 10 batting
+ *   innings (and at least one dismissal, or there is no average); batting strike rate 100 /
+ *   250 balls faced; bowling average and bowling strike rate 10 / 20 wickets; economy 120 /
+ *   300 balls bowled (20 / 50 overs). The numbers are ours (docs/statistics.md says why).
+ * - Rates rank on their exact value (compared as fractions, never as rounded numbers). Equal
+ *   values are ordered by each metric's cricket tie-breaks in turn (the figures behind the
+ *   value: runs conceded, balls, innings…); players level on all of them share a rank and are
+ *   listed by name, then participant id, which order the rows but never the ranks.
  */
 export const METRICS = [
   "most_runs",
@@ -29,18 +31,20 @@ export type LeaderboardScope = "season" | "competition";
 /** A player's figures over the scope, as the aggregates hold them. */
 export type Standing = {
   participantId: string;
+  name: string;
   battingInnings: number;
   runs: number;
   ballsFaced: number;
   dismissals: number;
   fours: number;
   sixes: number;
+  bowlingInnings: number;
   ballsBowled: number;
   runsConceded: number;
   wickets: number;
 };
 
-type Figure = Exclude<keyof Standing, "participantId">;
+type Figure = Exclude<keyof Standing, "participantId" | "name">;
 /** A value as a fraction (numerator, denominator > 0), or a whole number. */
 type Value = number | [number, number];
 type Order = "descending" | "ascending";
@@ -58,7 +62,11 @@ type Definition = {
     extra?: Figure;
     describe: (minimum: number, scope: LeaderboardScope) => string;
   };
-  tieBreak: Key;
+  /**
+   * Cricket figures that order equal values, in turn. Each is a raw figure (exact, never
+   * null) chosen so that, with the value equal, it means the better rate named beside it.
+   */
+  tieBreaks: readonly Key[];
 };
 
 const ratio = (n: number, d: number): [number, number] | null => (d > 0 ? [n, d] : null);
@@ -75,6 +83,16 @@ const atLeast =
 const strikeRate = (s: Standing) => ratio(s.runs, s.ballsFaced);
 const bowlingAverage = (s: Standing) => ratio(s.runsConceded, s.wickets);
 const more = (figure: Figure, describe: string): Key => ({ describe, order: "descending", of: (s) => s[figure] });
+const fewer = (figure: Figure, describe: string): Key => ({ describe, order: "ascending", of: (s) => s[figure] });
+
+const fewerBallsFaced = fewer("ballsFaced", "fewer balls faced (higher strike rate)");
+const fewerDismissals = fewer("dismissals", "fewer dismissals (higher batting average)");
+const fewerBattingInnings = fewer("battingInnings", "fewer batting innings");
+const moreRuns = more("runs", "more runs");
+const fewerRunsConceded = fewer("runsConceded", "fewer runs conceded (lower bowling average)");
+const fewerBallsBowled = fewer("ballsBowled", "fewer balls bowled (lower bowling strike rate)");
+const fewerBowlingInnings = fewer("bowlingInnings", "fewer bowling innings");
+const moreWickets = more("wickets", "more wickets");
 
 export const LEADERBOARD_METRICS: Record<Metric, Definition> = {
   most_runs: {
@@ -83,7 +101,7 @@ export const LEADERBOARD_METRICS: Record<Metric, Definition> = {
     order: "descending",
     of: (s) => s.runs,
     qualification: total("runs", "runs"),
-    tieBreak: { describe: "higher batting strike rate", order: "descending", of: strikeRate },
+    tieBreaks: [fewerBallsFaced, fewerDismissals, fewerBattingInnings],
   },
   most_wickets: {
     family: "bowling",
@@ -91,7 +109,7 @@ export const LEADERBOARD_METRICS: Record<Metric, Definition> = {
     order: "descending",
     of: (s) => s.wickets,
     qualification: total("wickets", "wickets"),
-    tieBreak: { describe: "lower bowling average", order: "ascending", of: bowlingAverage },
+    tieBreaks: [fewerRunsConceded, fewerBallsBowled, fewerBowlingInnings],
   },
   most_fours: {
     family: "batting",
@@ -99,7 +117,7 @@ export const LEADERBOARD_METRICS: Record<Metric, Definition> = {
     order: "descending",
     of: (s) => s.fours,
     qualification: total("fours", "fours"),
-    tieBreak: more("sixes", "more sixes"),
+    tieBreaks: [more("sixes", "more sixes"), moreRuns, fewerBallsFaced],
   },
   most_sixes: {
     family: "batting",
@@ -107,7 +125,7 @@ export const LEADERBOARD_METRICS: Record<Metric, Definition> = {
     order: "descending",
     of: (s) => s.sixes,
     qualification: total("sixes", "sixes"),
-    tieBreak: more("fours", "more fours"),
+    tieBreaks: [more("fours", "more fours"), moreRuns, fewerBallsFaced],
   },
   highest_batting_average: {
     family: "batting",
@@ -120,7 +138,7 @@ export const LEADERBOARD_METRICS: Record<Metric, Definition> = {
       describe: atLeast("batting innings", ", and at least one dismissal"),
       extra: "dismissals",
     },
-    tieBreak: more("runs", "more runs"),
+    tieBreaks: [moreRuns, fewerBallsFaced, fewerBattingInnings],
   },
   highest_strike_rate: {
     family: "batting",
@@ -132,7 +150,7 @@ export const LEADERBOARD_METRICS: Record<Metric, Definition> = {
       minimum: { season: 100, competition: 250 },
       describe: atLeast("balls faced"),
     },
-    tieBreak: more("runs", "more runs"),
+    tieBreaks: [moreRuns, fewerDismissals, fewerBattingInnings],
   },
   best_bowling_average: {
     family: "bowling",
@@ -140,7 +158,7 @@ export const LEADERBOARD_METRICS: Record<Metric, Definition> = {
     order: "ascending",
     of: bowlingAverage,
     qualification: { figure: "wickets", minimum: { season: 10, competition: 20 }, describe: atLeast("wickets") },
-    tieBreak: more("wickets", "more wickets"),
+    tieBreaks: [moreWickets, fewerBallsBowled, fewerBowlingInnings],
   },
   best_economy_rate: {
     family: "bowling",
@@ -153,7 +171,7 @@ export const LEADERBOARD_METRICS: Record<Metric, Definition> = {
       minimum: { season: 120, competition: 300 },
       describe: (minimum, scope) => atLeast(`balls bowled (${minimum / 6} six-ball overs)`)(minimum, scope),
     },
-    tieBreak: more("ballsBowled", "more balls bowled"),
+    tieBreaks: [more("ballsBowled", "more balls bowled"), moreWickets, fewerBowlingInnings],
   },
   best_bowling_strike_rate: {
     family: "bowling",
@@ -161,7 +179,7 @@ export const LEADERBOARD_METRICS: Record<Metric, Definition> = {
     order: "ascending",
     of: (s) => ratio(s.ballsBowled, s.wickets),
     qualification: { figure: "wickets", minimum: { season: 10, competition: 20 }, describe: atLeast("wickets") },
-    tieBreak: more("wickets", "more wickets"),
+    tieBreaks: [moreWickets, fewerRunsConceded, fewerBowlingInnings],
   },
 };
 
@@ -197,23 +215,32 @@ function byKey(key: Key) {
   };
 }
 
-/** The qualifying standings in rank order: the metric, its tie-break, then participant id ascending. */
+const names = new Intl.Collator("en");
+const byNameThenId = (a: Standing, b: Standing) =>
+  names.compare(a.name, b.name) || (a.participantId < b.participantId ? -1 : a.participantId > b.participantId ? 1 : 0);
+
+/**
+ * The qualifying standings in table order, each with its rank: the metric, then its cricket
+ * tie-breaks; players level on all of those share the rank of the first of them (1, 2, 2, 4),
+ * listed by name, then participant id.
+ */
 export function rankStandings<S extends Standing>(
   metric: Metric,
   scope: LeaderboardScope,
   standings: readonly S[],
-): S[] {
+): { rank: number; standing: S }[] {
   const definition = LEADERBOARD_METRICS[metric];
-  const primary = byKey(definition);
-  const secondary = byKey(definition.tieBreak);
-  return standings
+  const keys = [definition, ...definition.tieBreaks].map(byKey);
+  const cricket = (a: Standing, b: Standing) => keys.reduce((order, key) => order || key(a, b), 0);
+  const ordered = standings
     .filter((s) => qualifies(metric, scope, s))
-    .sort(
-      (a, b) =>
-        primary(a, b) ||
-        secondary(a, b) ||
-        (a.participantId < b.participantId ? -1 : a.participantId > b.participantId ? 1 : 0),
-    );
+    .sort((a, b) => cricket(a, b) || byNameThenId(a, b));
+  let rank = 0;
+  return ordered.map((standing, i) => {
+    const previous = ordered[i - 1];
+    if (!previous || cricket(previous, standing) !== 0) rank = i + 1;
+    return { rank, standing };
+  });
 }
 
 /** Rows kept of every table: the most a request may ask for. */
@@ -221,12 +248,12 @@ export const LEADERBOARD_DEPTH = 50;
 
 export type LeaderboardEntry = { metric: Metric; rank: number; participantId: string };
 
-/** The first `LEADERBOARD_DEPTH` ranks of every metric's table over one scope's standings. */
+/** The first `LEADERBOARD_DEPTH` rows of every metric's table over one scope's standings. */
 export const leaderboardEntries = (scope: LeaderboardScope, standings: readonly Standing[]): LeaderboardEntry[] =>
   METRICS.flatMap((metric) =>
     rankStandings(metric, scope, standings)
       .slice(0, LEADERBOARD_DEPTH)
-      .map((s, i) => ({ metric, rank: i + 1, participantId: s.participantId })),
+      .map(({ rank, standing }) => ({ metric, rank, participantId: standing.participantId })),
   );
 
 /**
@@ -284,11 +311,14 @@ const bowlingFigures = ({ matches, bowling: b }: PlayerAggregate) => ({
   fiveWickets: b.fiveWickets,
 });
 
+/** What orders players level on every cricket figure: their rows, never their shared rank. */
+const ROW_ORDER = ["participant name ascending (rank shared)", "participant id ascending (rank shared)"];
+
 /** How the table is ordered, in words: the metric's direction, then each tie-break. */
 export const rankingRule = (metric: Metric) => {
   const definition = LEADERBOARD_METRICS[metric];
   return {
     order: definition.order,
-    tieBreaks: [definition.tieBreak.describe, "participant id ascending"],
+    tieBreaks: [...definition.tieBreaks.map((key) => key.describe), ...ROW_ORDER],
   };
 };

@@ -15,7 +15,12 @@ export type LineRow = {
 /** A fixture a player was named in. */
 export type FixtureRow = { participant_id: string; fixture_id: string; competition_id: string; season_id: string };
 
-/** Every scope's aggregate for each player: their career, each competition and each season they played in. */
+/**
+ * Every scope's aggregate for each player: their career, each competition and each season
+ * they played in. A match is credited to the players named in a side (the squad), never to a
+ * substitute fielder, who has no line either (`playerLines`): a player seen in a scope only as
+ * a substitute has no aggregate there.
+ */
 export function playerAggregates(
   participantIds: readonly string[],
   lines: readonly LineRow[],
@@ -39,7 +44,7 @@ export function playerAggregates(
       const scoped: ScopedLine[] = own
         .filter(inScope)
         .map((r) => ({ ...r.line, fixtureId: r.fixture_id, ballsPerOver: r.balls_per_over }));
-      const matches = new Set([...named.filter(inScope), ...own.filter(inScope)].map((r) => r.fixture_id)).size;
+      const matches = new Set(named.filter(inScope).map((r) => r.fixture_id)).size;
       return { participantId, scope, figures: aggregate(scoped, matches) };
     });
   });

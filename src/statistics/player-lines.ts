@@ -48,7 +48,9 @@ const empty = (participantId: string, inningsId: string): PlayerInningsLine => (
 /**
  * Lines of every player who batted, bowled or fielded in an innings. Catches go to the
  * catcher (the bowler for caught and bowled), stumpings to the keeper, run outs to every
- * fielder named, substitutes included.
+ * fielder named. A substitute fielder's dismissals stay on the scorecard ("c sub (X)") but
+ * are credited to no one: by the record books' convention a substitute is not playing the
+ * match, so neither the match nor what they did in the field counts in their own figures.
  */
 export function playerLines(card: InningsCard, deliveries: readonly Delivery[]): PlayerInningsLine[] {
   if (card.superOver) return [];
@@ -85,6 +87,7 @@ export function playerLines(card: InningsCard, deliveries: readonly Delivery[]):
     for (const w of d.wickets) {
       if (w.kind === "caught and bowled") line(d.bowlerId).catches += 1;
       for (const f of w.fielders) {
+        if (f.substitute) continue;
         if (w.kind === "caught") line(f.participantId).catches += 1;
         else if (w.kind === "stumped") line(f.participantId).stumpings += 1;
         else if (w.kind === "run out") line(f.participantId).runOuts += 1;

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -6,6 +6,15 @@ import { fileURLToPath } from "node:url";
 export const CRICSHEET = path.resolve(fileURLToPath(new URL("../../../shared/data/cricsheet", import.meta.url)));
 
 export const cricsheetFile = (relative: string) => path.join(CRICSHEET, relative);
+
+/**
+ * The match files of a collection numbered `first` to `last` (Cricsheet numbers a season's
+ * matches in a row), skipping numbers without a file (abandoned matches).
+ */
+export const matchFiles = (collection: string, first: number, last: number) =>
+  Array.from({ length: last - first + 1 }, (_, i) => `${collection}/${first + i}.json`).filter((file) =>
+    existsSync(cricsheetFile(file)),
+  );
 
 export type RawDelivery = {
   batter: string;

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { METRICS } from "../../statistics/leaderboards.js";
+import { METRICS, rankingRule } from "../../statistics/leaderboards.js";
 import { competitionRef, nullableRef, participantRef } from "./reference.js";
 
 /**
@@ -140,7 +140,8 @@ const leaderboardBowlingFigures = z
 export const leaderboardRowSchema = z
   .object({
     rank: z.number().int().positive().openapi({
-      description: "1-based position; unique, since ties are broken down to the participant id.",
+      description:
+        "1-based position in standard competition ranking (1, 2, 2, 4): players level on the value and on every cricket tie-break in `ranking.tieBreaks` share a rank, their rows ordered by name, then participant id.",
       example: 1,
     }),
     participantId: z.string().openapi({ description: "Stable participant id.", example: "ba607b88" }),
@@ -178,8 +179,9 @@ export const leaderboardSchema = z
           .enum(["descending", "ascending"])
           .openapi({ description: "Best is highest or lowest.", example: "descending" }),
         tieBreaks: z.array(z.string()).openapi({
-          description: "How equal values are ordered, in turn.",
-          example: ["higher batting strike rate", "participant id ascending"],
+          description:
+            "How equal values are ordered, in turn: the cricket figures that rank, then the name and id that only order rows of a shared rank.",
+          example: rankingRule("most_runs").tieBreaks,
         }),
       })
       .openapi("LeaderboardRanking"),
