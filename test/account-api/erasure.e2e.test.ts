@@ -6,6 +6,7 @@ import { accountStream } from "../../streams/account.js";
 import { fixtureStream } from "../../streams/fixture.js";
 import type { Person } from "../support/account-api.js";
 import {
+  correctionOf,
   openSubmissionApi,
   type SubmissionApi,
   type SubmittedEvent,
@@ -66,15 +67,9 @@ async function aContributor(): Promise<{ person: Person; target: SubmittedEvent;
   const submitted = await api.submit(submission(fixture, events), person.token);
   expect(submitted.status, submitted.text).toBe(201);
   const target = events[1] as SubmittedEvent;
-  const { eventId: _e, sequenceNumber: _s, ...delivery } = target;
   const corrected = await api.api.put(
     `/api/v1/submissions/events/${target.eventId}`,
-    {
-      fixtureId: fixture.id,
-      schemaVersion: "1.0",
-      reason: "scorer's correction",
-      event: { ...delivery, runs: { offBat: 3, extras: 0, total: 3 } },
-    },
+    correctionOf(fixture, target, { runs: { offBat: 3, extras: 0, total: 3 } }),
     { token: person.token },
   );
   expect(corrected.status, corrected.text).toBe(200);
