@@ -12,6 +12,7 @@ export type Keys = ReadonlyMap<string, Buffer>;
 /** The keys of the given accounts, created for those that have none yet (their first personal event). */
 export async function provideKeys(sql: Sql | Tx, accountIds: readonly string[]): Promise<Keys> {
   const ids = [...new Set(accountIds)];
+  if (ids.length === 0) return new Map();
   const fresh = ids.map(() => newKey().toString("hex"));
   // Racing creators of one account's key: the first insert wins and both read its key.
   await sql`
