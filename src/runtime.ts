@@ -3,6 +3,7 @@ import { type Database, openDatabase } from "./db/database.js";
 import { openEventStore } from "./event-store/open.js";
 import type { EventStore } from "./event-store/port.js";
 import { createLogger, type Logger } from "./http/logging.js";
+import { sealExistingEvents } from "./personal-data/existing-events.js";
 import { projectors } from "./projections/registry.js";
 import { ProjectionRunner } from "./projections/runner.js";
 
@@ -19,6 +20,12 @@ export type Runtime = {
 export async function openRuntime(settings: Settings, logger = createLogger(settings.logLevel)): Promise<Runtime> {
   const db = await openDatabase(settings);
   const store = openEventStore(settings, db.sql);
+  // Before any projector reads them: no plain personal data stays in the events table.
+  if (store.adapter === "postgres") {
+    const report = await sealExistingEvents(db.sql);
+    if (report.sealed + report.erased + report.keysDestroyed > 0)
+      logger.info(report, "sealed the personal data of existing events");
+  }
   const projections = new ProjectionRunner(db.sql, store, projectors, {
     onError: (projector, err) => logger.error({ projector, err }, "projector failed; retrying"),
   });

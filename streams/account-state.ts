@@ -32,7 +32,7 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
     return {
       accountId: created.accountId,
       subject: created.subject,
-      displayName: created.displayName,
+      displayName: shownName(created.displayName),
       role: "viewer",
       approvalState: null,
       requestedCompetitionId: null,
@@ -46,7 +46,7 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
   const decidedBy = "decidedBy" in event.data ? event.data.decidedBy : state.decidedBy;
   switch (event.type) {
     case "AccountProfileSynced":
-      return { ...state, displayName: event.data.displayName };
+      return { ...state, displayName: shownName(event.data.displayName) };
     case "SubmitterAccessRequested": {
       const { competitionId } = event.data;
       return { ...state, approvalState: "pending", requestedCompetitionId: competitionId };
@@ -88,6 +88,9 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
       return unreachable(event);
   }
 }
+
+/** A display name as an account shows it: the tombstone's once erased (null). */
+export const shownName = (displayName: string | null) => displayName ?? TOMBSTONE.displayName;
 
 /** A competition scope as a set: each id once, sorted. */
 export const scope = (competitionIds: readonly string[]) => [...new Set(competitionIds)].sort();

@@ -7,7 +7,8 @@ import { id, name } from "./shared.js";
 /**
  * A user of the application: role, submitter-access request, granted competition scope and
  * deletion. Every access decision is an event here, so who decided what, when, is replayable.
- * Email is never stored: it stays with the identity provider.
+ * Email is never stored: it stays with the identity provider. The subject and display names
+ * are personal data: sealed under the account's key, erased with it (docs/accounts.md).
  */
 export const accountStream = (accountId: string) => streamId("account", accountId);
 
@@ -28,6 +29,9 @@ export type ApprovalState = (typeof APPROVAL_STATES)[number];
 
 /** The identity-provider user id (`sub`). */
 const subject = z.string().min(1).max(255);
+
+/** A personal field: written as its value, read as null once the account's key is destroyed. */
+const erasable = <Schema extends z.ZodType>(schema: Schema) => schema.nullable();
 /** An account id, or `cli` for `cricket admin promote`. */
 const decidedBy = z.string().min(1).max(128);
 const competitionIds = z.array(id).min(1);
@@ -37,7 +41,8 @@ export const AccountCreated = defineEvent({
   type: "AccountCreated",
   category: "account",
   version: 1,
-  schema: z.strictObject({ accountId: id, subject, displayName: name }),
+  schema: z.strictObject({ accountId: id, subject: erasable(subject), displayName: erasable(name) }),
+  personal: ["subject", "displayName"],
 });
 
 /** The provider reported another display name at a later sign-in. */
@@ -45,7 +50,8 @@ export const AccountProfileSynced = defineEvent({
   type: "AccountProfileSynced",
   category: "account",
   version: 1,
-  schema: z.strictObject({ displayName: name }),
+  schema: z.strictObject({ displayName: erasable(name) }),
+  personal: ["displayName"],
 });
 
 export const SubmitterAccessRequested = defineEvent({
@@ -100,12 +106,16 @@ export const AccountDisabled = defineEvent({
   schema: z.strictObject({ reason: z.literal("deletion-requested") }),
 });
 
-/** Last step of deletion, once the provider deleted the user: identity fields become a tombstone. */
+/**
+ * Last step of deletion, once the provider deleted the user: identity fields become a
+ * tombstone, and the account's key is destroyed, so its personal fields read as null.
+ */
 export const AccountTombstoned = defineEvent({
   type: "AccountTombstoned",
   category: "account",
   version: 1,
   schema: z.strictObject({}),
+  erasesPersonalData: true,
 });
 
 /** What a tombstoned account shows instead of its identity. */

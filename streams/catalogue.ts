@@ -10,10 +10,18 @@ export type EventDefinition<Type extends string = string, Schema extends z.ZodTy
   category: StreamCategory;
   schema: Schema;
   version: number;
+  /**
+   * Fields of `data` holding personal data of the account whose stream it is: stored sealed
+   * under that account's key, and read as null once the key is destroyed (docs/accounts.md,
+   * "Erasure"). Their schemas are `erasable`.
+   */
+  personal?: readonly string[];
+  /** Appending this event destroys the key of the stream's account: its personal data is erased. */
+  erasesPersonalData?: true;
 };
 
 export const defineEvent = <Type extends string, Schema extends z.ZodType>(
-  definition: EventDefinition<Type, Schema>,
+  definition: EventDefinition<Type, Schema> & { personal?: readonly (keyof z.output<Schema> & string)[] },
 ): EventDefinition<Type, Schema> => definition;
 
 /** An event of no known stream: what the store holds before the catalogue has read it. */

@@ -30,3 +30,6 @@ export type StreamCategory = (typeof STREAM_CATEGORIES)[number];
 export const streamId = (category: StreamCategory, id: string) => `${category}-${id}`;
 
 export const categoryOf = (stream: string): string => stream.slice(0, Math.max(0, stream.indexOf("-")));
+
+/** The id part of a stream id: `fixture-123` → `123`. */
+export const streamEntityId = (stream: string) => stream.slice(stream.indexOf("-") + 1);

@@ -44,7 +44,7 @@ const deleteRoute = createRoute({
   tags: ["Account and access"],
   operationId: "deleteAccount",
   summary: "Delete the signed-in account",
-  description: `Needs a sign-in at most ${DELETION_SIGN_IN_MINUTES} minutes old (the token's \`auth_time\`, else its newest \`amr\` timestamp other than a token refresh; never \`iat\`) and \`{"confirmation": "DELETE"}\`. Disables the account (role, request and scope revoked), hard-deletes the user at the identity provider, then replaces the account's identity fields with a tombstone. Submissions, fixtures, deliveries, statistics and provenance stay. After a provider failure (503) the account stays disabled and the same request may be repeated; a repeat after success answers 204 again.`,
+  description: `Needs a sign-in at most ${DELETION_SIGN_IN_MINUTES} minutes old (the token's \`auth_time\`, else its newest \`amr\` timestamp other than a token refresh; never \`iat\`) and \`{"confirmation": "DELETE"}\`. Disables the account (role, request and scope revoked), hard-deletes the user at the identity provider, then replaces the account's identity fields with a tombstone and erases its subject and display names from the event log too (their key is destroyed). Submissions, fixtures, deliveries, statistics and provenance stay, naming the account by its id. After a provider failure (503) the account stays disabled and the same request may be repeated; a repeat after success answers 204 again.`,
   ...implemented,
   security: bearerSecurity,
   request: {

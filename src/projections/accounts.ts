@@ -13,7 +13,7 @@ import {
   SubmitterScopeReplaced,
   TOMBSTONE,
 } from "../../streams/account.js";
-import { scope } from "../../streams/account-state.js";
+import { scope, shownName } from "../../streams/account-state.js";
 import type { Tx } from "../db/database.js";
 import type { Recorded } from "../event-store/port.js";
 import { defineProjector } from "./projector.js";
@@ -91,7 +91,7 @@ export const accounts = defineProjector({
         return {
           account_id: d.accountId,
           subject: d.subject,
-          display_name: d.displayName,
+          display_name: shownName(d.displayName),
           at: e.metadata.occurredAt,
           revision: e.revision,
         };
@@ -105,7 +105,7 @@ export const accounts = defineProjector({
     },
     [AccountProfileSynced.type]: (tx, events) =>
       change(tx, events, tx`display_name = r.display_name`, (d) => ({
-        display_name: d.displayName,
+        display_name: shownName(d.displayName),
       })),
     [SubmitterAccessRequested.type]: (tx, events) =>
       change(tx, events, tx`approval_state = 'pending', requested_competition_id = r.competition_id`, (d) => ({

@@ -1,15 +1,15 @@
 import type postgres from "postgres";
+import { streamEntityId } from "../../streams/envelope.js";
 import type { Tx } from "../db/database.js";
 import type { RecordedEvent } from "../event-store/port.js";
+
+export { streamEntityId };
 
 /** Each event's data with the id of the stream it belongs to (the fixture id for fixture events). */
 export const dataWithStream = <E extends Pick<RecordedEvent, "streamId" | "data">>(
   events: readonly E[],
 ): { entityId: string; data: E["data"] }[] =>
   events.map((e) => ({ entityId: streamEntityId(e.streamId), data: e.data }));
-
-/** The id part of a stream id: `fixture-123` → `123`. */
-export const streamEntityId = (streamId: string) => streamId.slice(streamId.indexOf("-") + 1);
 
 /**
  * A JSON value as one query parameter; for multi-row statements, an array of rows:

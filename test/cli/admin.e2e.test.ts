@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ensureAccount, requestDeletion } from "../../src/commands/accounts/handlers.js";
 import { openDatabase } from "../../src/db/database.js";
+import { openEventStore } from "../../src/event-store/open.js";
 import { PostgresEventStore } from "../../src/event-store/postgres.js";
 import { accountIdForSubject, accountStream } from "../../streams/account.js";
 
@@ -31,7 +32,7 @@ describe("cricket admin promote", () => {
 
     const db = await openDatabase({ dataDir, databaseUrl: undefined });
     try {
-      const events = await new PostgresEventStore(db.sql).readStream(accountStream(accountId));
+      const events = await openEventStore({ eventStoreUrl: undefined }, db.sql).readStream(accountStream(accountId));
       expect(events.map((e) => [e.type, e.data, e.metadata.actor])).toEqual([
         ["AccountCreated", { accountId, subject: "first-admin", displayName: "first-admin" }, "cli"],
         ["AccountPromoted", { role: "admin", decidedBy: "cli" }, "cli"],

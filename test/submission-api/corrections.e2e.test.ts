@@ -10,6 +10,7 @@ import { expectError, expectUnauthorized, type Person } from "../support/account
 import type { ApiResponse } from "../support/contract.js";
 import type { FixtureBuilder } from "../support/cricket-builders.js";
 import {
+  correctionOf,
   details,
   openSubmissionApi,
   type SubmissionApi,
@@ -74,16 +75,6 @@ async function historyOf(eventId: string): Promise<History> {
 function corrected(res: ApiResponse): CorrectionResult {
   expect(res.status, res.text).toBe(200);
   return (res.body as { data: CorrectionResult }).data;
-}
-
-/** A submitted event's delivery with `changes`: the body of a correction (its sequence and id left out). */
-function correctionOf(
-  fixture: FixtureBuilder,
-  { eventId: _e, sequenceNumber: _s, ...event }: SubmittedEvent,
-  changes: Partial<SubmittedEvent> = {},
-  reason = "scorer's correction",
-) {
-  return { fixtureId: fixture.id, schemaVersion: "1.0", reason, event: { ...event, ...changes } };
 }
 
 /** A submitted event as a revision state: every field, the ball label null when absent. */

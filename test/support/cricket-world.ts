@@ -1,6 +1,6 @@
 import type { Sql } from "../../src/db/database.js";
-import type { Position } from "../../src/event-store/port.js";
-import { PostgresEventStore } from "../../src/event-store/postgres.js";
+import { openEventStore } from "../../src/event-store/open.js";
+import type { EventStore, Position } from "../../src/event-store/port.js";
 import type { Projector } from "../../src/projections/projector.js";
 import { projectors } from "../../src/projections/registry.js";
 import { ProjectionRunner } from "../../src/projections/runner.js";
@@ -12,7 +12,7 @@ import type { Buildable, StreamEvent } from "./cricket-builders.js";
  * the real projectors caught up, so tests read exactly what the service would serve.
  */
 export class CricketWorld {
-  readonly store: PostgresEventStore;
+  readonly store: EventStore;
   readonly runner: ProjectionRunner;
   private readonly appended = new Set<string>();
 
@@ -20,7 +20,7 @@ export class CricketWorld {
     readonly sql: Sql,
     readonly projectorsUnderTest: readonly Projector[] = projectors,
   ) {
-    this.store = new PostgresEventStore(sql);
+    this.store = openEventStore({ eventStoreUrl: undefined }, sql);
     this.runner = new ProjectionRunner(sql, this.store, projectorsUnderTest, { batchSize: 500 });
   }
 

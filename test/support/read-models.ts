@@ -1,6 +1,5 @@
 import type { Sql } from "../../src/db/database.js";
-import { type RecordedEvent, START } from "../../src/event-store/port.js";
-import type { PostgresEventStore } from "../../src/event-store/postgres.js";
+import { type EventStore, type RecordedEvent, START } from "../../src/event-store/port.js";
 import { findGeneration } from "../../src/projections/generations.js";
 import type { Projector } from "../../src/projections/projector.js";
 
@@ -19,7 +18,7 @@ export async function snapshot(sql: Sql, tables: readonly string[]): Promise<Rec
  * checkpoint: what a replay after a crash between effects and checkpoint would do if the
  * runtime did not prevent it. A projector that is idempotent on replay ends unchanged.
  */
-export async function replayWholeLog(sql: Sql, store: PostgresEventStore, projector: Projector): Promise<void> {
+export async function replayWholeLog(sql: Sql, store: EventStore, projector: Projector): Promise<void> {
   const generation = await findGeneration(sql, projector.name, "active");
   if (!generation) throw new Error(`${projector.name} has no active generation`);
   const events: RecordedEvent[] = [];

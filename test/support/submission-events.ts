@@ -82,3 +82,13 @@ export const submission = (fixture: FixtureBuilder, events: unknown[]) => ({
   schemaVersion: "1.0",
   events,
 });
+
+/** A submitted event's delivery with `changes`: the body of a correction (its sequence and id left out). */
+export function correctionOf(
+  fixture: FixtureBuilder,
+  { eventId: _e, sequenceNumber: _s, ...event }: SubmittedEvent,
+  changes: Partial<SubmittedEvent> = {},
+  reason = "scorer's correction",
+) {
+  return { fixtureId: fixture.id, schemaVersion: "1.0", reason, event: { ...event, ...changes } };
+}
