@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
+import { JsonTooDeep, nestsTooDeep } from "../bounded-json.js";
 import type { VersionedCache } from "../cache/versioned-cache.js";
 import { type DatabaseWatch, isDatabaseUnavailable } from "../db/availability.js";
 import type { Sql } from "../db/database.js";
@@ -18,6 +19,7 @@ import type { UsageRecorder } from "../usage/recorder.js";
 import { createRouter, type Router } from "./api.js";
 import { databaseAvailability, databaseUnavailable } from "./availability.js";
 import { ApiError, asApiError } from "./errors.js";
+import { JSON_MEDIA_TYPE } from "./json-body.js";
 import type { Logger } from "./logging.js";
 
 export type AppDependencies = {
@@ -81,6 +83,7 @@ export function createApp(given: AppDependencies, routes: readonly RouteRegistra
   app.use("/api/v1/*", apiVersion);
   if (deps.corsOrigins?.length) app.use("/api/v1/*", browserAccess(deps.corsOrigins));
   app.use(limitBodies);
+  app.use(boundJsonNesting);
   if (deps.database) app.use("/api/v1/*", databaseAvailability(deps.database));
 
   for (const register of routes) register(app, deps);
@@ -110,6 +113,16 @@ const limitBodies: MiddlewareHandler = (c, next) => {
   if (c.req.method === "GET" || c.req.method === "HEAD") return next();
   const multipart = /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "");
   return (multipart ? limitMultipart : limitJson)(c, next);
+};
+
+/**
+ * Refuses a JSON body that nests too deep before any route parses it (the validators and
+ * `jsonBody` then parse the text read here: Hono keeps it).
+ */
+const boundJsonNesting: MiddlewareHandler = async (c, next) => {
+  if (c.req.method !== "GET" && c.req.method !== "HEAD" && JSON_MEDIA_TYPE.test(c.req.header("Content-Type") ?? ""))
+    if (nestsTooDeep(await c.req.text())) throw new ApiError("INVALID_JSON", new JsonTooDeep().message);
+  await next();
 };
 
 /**

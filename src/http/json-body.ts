@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { ApiError } from "./errors.js";
 import { refuseUnstorable } from "./validation.js";
 
-const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+export const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /**
  * The parsed JSON body of a route that validates it itself (to report every problem in one

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "@hono/zod-openapi";
+import { parseJson } from "../bounded-json.js";
 import { ApiError } from "./errors.js";
 
 /**
@@ -96,7 +97,7 @@ export function decodeCursor<K>(cursor: string | undefined, scope: CursorScope, 
   if (cursor === undefined) return undefined;
   let decoded: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    decoded = parseJson(Buffer.from(cursor, "base64url").toString("utf8"));
   } catch {
     throw invalidCursor("Not a cursor this API issued");
   }

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { storable } from "../../streams/shared.js";
+import { JsonTooDeep, parseJson } from "../bounded-json.js";
 import type { Upload } from "../commands/submissions/handlers.js";
 import { JSON_SOURCE, type SubmissionSource, sha256 } from "../commands/submissions/submit.js";
 import { MAX_BODY_BYTES } from "../http/app.js";
@@ -64,9 +65,11 @@ export async function readUpload(c: Context): Promise<UploadedSubmission> {
   }
   let body: unknown;
   try {
-    body = JSON.parse(text);
-  } catch {
-    throw invalid("The file is not valid JSON");
+    body = parseJson(text);
+  } catch (error) {
+    throw invalid(
+      error instanceof JsonTooDeep ? `The file is not accepted: ${error.message}` : "The file is not valid JSON",
+    );
   }
   refuseUnstorable("json", body);
   return { body, source: JSON_SOURCE, upload: kept() };

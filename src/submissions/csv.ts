@@ -1,4 +1,5 @@
 import { parse } from "csv-parse/sync";
+import { parseJson } from "../bounded-json.js";
 import type { Problem } from "../commands/errors.js";
 import { MAX_EVENTS } from "./schema.js";
 
@@ -184,7 +185,7 @@ function toEvent(row: Row, wickets: unknown): Record<string, unknown> {
 function readWickets(cell: string): unknown {
   if (cell === "") return [];
   try {
-    return JSON.parse(cell);
+    return parseJson(cell);
   } catch {
     return undefined;
   }

@@ -1,4 +1,5 @@
 import { fixtureCatalogue, fixtureStream } from "../../../streams/fixture.js";
+import { parseJson } from "../../bounded-json.js";
 import { importFixture } from "../../commands/fixtures/import-fixture.js";
 import { handleCommand } from "../../commands/handle.js";
 import type { EventStore } from "../../event-store/port.js";
@@ -55,7 +56,7 @@ export async function importCricsheet(
   async function importOne(source: MatchSource): Promise<MatchOutcome> {
     let json: unknown;
     try {
-      json = JSON.parse(await source.read());
+      json = parseJson(await source.read());
     } catch (error) {
       return fail(source, `not readable JSON: ${(error as Error).message}`);
     }
