@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from "hono";
+import type { Context, ErrorHandler, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
@@ -16,7 +16,9 @@ import { type ServerSecret, serverSecret } from "../security/server-secret.js";
 import type { UsageRecorder } from "../usage/recorder.js";
 import { createRouter, type Router } from "./api.js";
 import { ApiError, asApiError } from "./errors.js";
+import { notJson } from "./json-body.js";
 import type { Logger } from "./logging.js";
+import { unrouted } from "./unrouted.js";
 
 export type AppDependencies = {
   logger: Logger;
@@ -77,7 +79,7 @@ export function createApp(given: AppDependencies, routes: readonly RouteRegistra
 
   for (const register of routes) register(app, deps);
 
-  app.notFound(notFound);
+  app.notFound(unrouted(app));
   app.onError(onError(deps.logger));
   return app;
 }
@@ -155,15 +157,6 @@ const requestLog =
     );
   };
 
-const notFound: NotFoundHandler = (c) => {
-  const version = /^\/api\/(v\d+)(?:\/|$)/.exec(c.req.path)?.[1];
-  const error =
-    version && version !== "v1"
-      ? new ApiError("UNSUPPORTED_API_VERSION", `API version ${version} is not supported; use /api/v1`)
-      : new ApiError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`);
-  return c.json(error.toBody(), error.status);
-};
-
 const onError =
   (logger: Logger): ErrorHandler =>
   (error, c) => {
@@ -180,9 +173,7 @@ function toApiError(error: Error): ApiError | undefined {
     return new ApiError("INVALID_JSON", "The request body is not valid JSON");
   }
   // The JSON body validator refuses another media type with a bare 415.
-  if (error instanceof HTTPException && error.status === 415) {
-    return new ApiError("INVALID_JSON", "The request body must be JSON, sent as Content-Type: application/json");
-  }
+  if (error instanceof HTTPException && error.status === 415) return notJson();
   return undefined;
 }
 

@@ -23,7 +23,7 @@ const REPRESENTATION = 2; // bump when the shape of a cached body changes
 export const MAX_LEADERBOARD_LIMIT = LEADERBOARD_DEPTH;
 
 const query = z
-  .strictObject({
+  .object({
     scope: z
       .enum(["season", "competition"])
       .openapi({ description: "Rank over a season or a competition.", example: "season" }),

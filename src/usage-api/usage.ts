@@ -31,7 +31,7 @@ const TAGS = ["API consumers"];
 
 const date = (description: string, example: string) => z.iso.date().optional().openapi({ description, example });
 
-const query = z.strictObject({
+const query = z.object({
   from: date(
     `First UTC date of the window (YYYY-MM-DD, inclusive); ${DEFAULT_USAGE_DAYS - 1} dates before \`to\` when absent.`,
     "2026-11-16",
