@@ -18,6 +18,7 @@ import { createRouter, type Router } from "./api.js";
 import { ApiError, asApiError } from "./errors.js";
 import { notJson } from "./json-body.js";
 import type { Logger } from "./logging.js";
+import { refuseDotSegments } from "./server.js";
 import { unrouted } from "./unrouted.js";
 
 export type AppDependencies = {
@@ -75,6 +76,7 @@ export function createApp(given: AppDependencies, routes: readonly RouteRegistra
   app.use(requestLog(deps.logger));
   app.use("/api/v1/*", apiVersion);
   if (deps.corsOrigins?.length) app.use("/api/v1/*", browserAccess(deps.corsOrigins));
+  app.use(refuseDotSegments);
   app.use(limitBodies);
 
   for (const register of routes) register(app, deps);
