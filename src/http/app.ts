@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Context, ErrorHandler, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { VersionedCache } from "../cache/versioned-cache.js";
@@ -15,6 +14,7 @@ import type { ReadModelWatch } from "../projections/watch.js";
 import { type ServerSecret, serverSecret } from "../security/server-secret.js";
 import type { UsageRecorder } from "../usage/recorder.js";
 import { createRouter, type Router } from "./api.js";
+import { browserAccess } from "./cors.js";
 import { ApiError, asApiError } from "./errors.js";
 import { notJson } from "./json-body.js";
 import type { Logger } from "./logging.js";
@@ -107,34 +107,6 @@ const limitBodies: MiddlewareHandler = (c, next) => {
   const multipart = /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "");
   return (multipart ? limitMultipart : limitJson)(c, next);
 };
-
-/**
- * CORS for the approved origins only. Browsers may read the limit, quota, retry, version and
- * deprecation headers, and send the credentials and validators the API takes; preflights are
- * answered here, before any limit counts them.
- */
-const browserAccess = (origins: readonly string[]) =>
-  cors({
-    origin: [...origins],
-    allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
-    allowHeaders: ["Authorization", "Content-Type", "X-API-Key", "If-None-Match"],
-    exposeHeaders: [
-      "RateLimit-Limit",
-      "RateLimit-Remaining",
-      "RateLimit-Reset",
-      "X-Quota-Limit",
-      "X-Quota-Remaining",
-      "X-Quota-Reset",
-      "Retry-After",
-      "API-Version",
-      "Deprecation",
-      "Link",
-      "Location",
-      "ETag",
-      "Content-Disposition",
-    ],
-    maxAge: 600,
-  });
 
 const apiVersion: MiddlewareHandler = async (c, next) => {
   await next();
