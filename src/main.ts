@@ -1,9 +1,9 @@
-import { serve } from "@hono/node-server";
 import { openVersionedCache } from "./cache/open.js";
 import { InvalidSettings, loadSettings } from "./config.js";
 import { DatabaseWatch } from "./db/availability.js";
 import { createApp } from "./http/app.js";
 import { apiRoutes } from "./http/routes.js";
+import { createHttpServer } from "./http/server.js";
 import { openIdentity } from "./identity/open.js";
 import { loadSamplesIfEmpty } from "./ingest/samples.js";
 import { openWindowCounter } from "./limits/open.js";
@@ -58,15 +58,16 @@ async function main() {
     },
     apiRoutes,
   );
-  const server = serve({ fetch: app.fetch, port: settings.port, hostname: "0.0.0.0" }, (info) =>
+  const server = createHttpServer(app, logger);
+  server.listen(settings.port, "0.0.0.0", () =>
     logger.info(
       {
-        port: info.port,
+        port: settings.port,
         database: runtime.db.kind,
         eventStore: runtime.store.adapter,
         projectors: settings.runProjectors,
       },
-      `Cricket Analytics Service listening on http://localhost:${info.port} (API reference at /docs)`,
+      `Cricket Analytics Service listening on http://localhost:${settings.port} (API reference at /docs)`,
     ),
   );
 

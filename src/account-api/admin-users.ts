@@ -32,7 +32,7 @@ const route = createRoute({
   ...implemented,
   security: bearerSecurity,
   request: {
-    query: z.strictObject({
+    query: z.object({
       limit: integerParam(
         1,
         MAX_LIMIT,

@@ -130,7 +130,7 @@ const listRoute = createRoute({
   description: `The consumers the caller issued, in consumer id order, each with its limits and every key's safe metadata (never a key or its digest). Other administrators' consumers are not listed. Admin only. ${UNKNOWN_PARAMETERS}`,
   ...implemented,
   security: bearerSecurity,
-  request: { query: z.strictObject({ limit: limitParam, cursor: cursorParam }) },
+  request: { query: z.object({ limit: limitParam, cursor: cursorParam }) },
   responses: {
     200: {
       description: "A page of the caller's consumers",

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from "hono";
+import type { Context, ErrorHandler, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { JsonTooDeep, nestsTooDeep } from "../bounded-json.js";
@@ -18,9 +17,12 @@ import { type ServerSecret, serverSecret } from "../security/server-secret.js";
 import type { UsageRecorder } from "../usage/recorder.js";
 import { createRouter, type Router } from "./api.js";
 import { databaseAvailability, databaseUnavailable } from "./availability.js";
+import { browserAccess } from "./cors.js";
 import { ApiError, asApiError } from "./errors.js";
-import { JSON_MEDIA_TYPE } from "./json-body.js";
+import { JSON_MEDIA_TYPE, notJson } from "./json-body.js";
 import type { Logger } from "./logging.js";
+import { refuseDotSegments } from "./server.js";
+import { unrouted } from "./unrouted.js";
 
 export type AppDependencies = {
   logger: Logger;
@@ -82,13 +84,14 @@ export function createApp(given: AppDependencies, routes: readonly RouteRegistra
   app.use(requestLog(deps.logger));
   app.use("/api/v1/*", apiVersion);
   if (deps.corsOrigins?.length) app.use("/api/v1/*", browserAccess(deps.corsOrigins));
+  app.use(refuseDotSegments);
   app.use(limitBodies);
   app.use(boundJsonNesting);
   if (deps.database) app.use("/api/v1/*", databaseAvailability(deps.database));
 
   for (const register of routes) register(app, deps);
 
-  app.notFound(notFound);
+  app.notFound(unrouted(app));
   app.onError(onError(deps.logger));
   return app;
 }
@@ -125,34 +128,6 @@ const boundJsonNesting: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-/**
- * CORS for the approved origins only. Browsers may read the limit, quota, retry, version and
- * deprecation headers, and send the credentials and validators the API takes; preflights are
- * answered here, before any limit counts them.
- */
-const browserAccess = (origins: readonly string[]) =>
-  cors({
-    origin: [...origins],
-    allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
-    allowHeaders: ["Authorization", "Content-Type", "X-API-Key", "If-None-Match"],
-    exposeHeaders: [
-      "RateLimit-Limit",
-      "RateLimit-Remaining",
-      "RateLimit-Reset",
-      "X-Quota-Limit",
-      "X-Quota-Remaining",
-      "X-Quota-Reset",
-      "Retry-After",
-      "API-Version",
-      "Deprecation",
-      "Link",
-      "Location",
-      "ETag",
-      "Content-Disposition",
-    ],
-    maxAge: 600,
-  });
-
 const apiVersion: MiddlewareHandler = async (c, next) => {
   await next();
   c.res.headers.set("API-Version", "v1");
@@ -176,15 +151,6 @@ const requestLog =
     );
   };
 
-const notFound: NotFoundHandler = (c) => {
-  const version = /^\/api\/(v\d+)(?:\/|$)/.exec(c.req.path)?.[1];
-  const error =
-    version && version !== "v1"
-      ? new ApiError("UNSUPPORTED_API_VERSION", `API version ${version} is not supported; use /api/v1`)
-      : new ApiError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`);
-  return c.json(error.toBody(), error.status);
-};
-
 const onError =
   (logger: Logger): ErrorHandler =>
   (error, c) => {
@@ -205,9 +171,7 @@ function toApiError(error: Error): ApiError | undefined {
     return new ApiError("INVALID_JSON", "The request body is not valid JSON");
   }
   // The JSON body validator refuses another media type with a bare 415.
-  if (error instanceof HTTPException && error.status === 415) {
-    return new ApiError("INVALID_JSON", "The request body must be JSON, sent as Content-Type: application/json");
-  }
+  if (error instanceof HTTPException && error.status === 415) return notJson();
   return undefined;
 }
 

@@ -10,7 +10,7 @@ import { competitorSchema } from "./schemas/reference.js";
 
 const nameKey = z.tuple([z.string(), z.string()]);
 
-const listQuery = z.strictObject({
+const listQuery = z.object({
   name: nameFilter("competitors", "mumbai"),
   sort: sortParam(["name"], "name"),
   limit: limitParam,

@@ -16,6 +16,3 @@ export const eventFilters = {
     example: "caught",
   }),
 };
-
-export const eventFiltersQuery = z.strictObject(eventFilters);
-export type EventFilterInput = z.infer<typeof eventFiltersQuery>;

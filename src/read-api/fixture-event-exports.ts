@@ -22,7 +22,7 @@ export const EXPORT_EVENT_LIMIT = 5000;
 
 const request = {
   params: z.object({ fixtureId: pathId("fixtureId", "Fixture id.", "1426312") }),
-  query: z.strictObject(eventFilters),
+  query: z.object(eventFilters),
 };
 
 const tooLarge = {

@@ -26,7 +26,7 @@ const listRoute = createRoute({
   parameters: [ifNoneMatchParameter],
   request: {
     params: z.object({ fixtureId }),
-    query: z.strictObject({ ...eventFilters, limit: limitParam, cursor: cursorParam }),
+    query: z.object({ ...eventFilters, limit: limitParam, cursor: cursorParam }),
   },
   responses: {
     200: {

@@ -29,7 +29,6 @@ const request = {
       "innings-0-bowler-462411b3",
     ),
   }),
-  query: z.strictObject({}),
 };
 
 const failures = {

@@ -88,7 +88,7 @@ const documentRoute = createRoute({
   parameters: [ifNoneMatchParameter],
   request: {
     params: z.object({ fixtureId }),
-    query: z.strictObject({ includeContributors: includeContributorsParam }),
+    query: z.object({ includeContributors: includeContributorsParam }),
   },
   responses: {
     200: {
@@ -120,7 +120,7 @@ const statisticRoute = createRoute({
   parameters: [ifNoneMatchParameter],
   request: {
     params: z.object({ fixtureId, statisticId }),
-    query: z.strictObject({ includeContributors: includeContributorsParam }),
+    query: z.object({ includeContributors: includeContributorsParam }),
   },
   responses: {
     200: {

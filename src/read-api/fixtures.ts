@@ -14,7 +14,7 @@ const fixtureKey = z.tuple([z.iso.date(), z.string()]);
 const date = (description: string, example: string) => z.iso.date().optional().openapi({ description, example });
 
 const listQuery = z
-  .strictObject({
+  .object({
     competitionId: idFilter("Only fixtures of this competition.", "ipl"),
     seasonId: idFilter("Only fixtures of this season.", "ipl-2024"),
     competitorId: idFilter("Only fixtures this competitor played in.", "mumbai-indians"),

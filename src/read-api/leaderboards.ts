@@ -27,7 +27,7 @@ const TIE_BREAKS = METRICS.map(
 ).join("; ");
 
 const query = z
-  .strictObject({
+  .object({
     scope: z
       .enum(["season", "competition"])
       .openapi({ description: "Rank over a season or a competition.", example: "season" }),

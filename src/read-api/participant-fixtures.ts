@@ -21,7 +21,7 @@ const route = createRoute({
   ...implemented,
   request: {
     params: z.object({ participantId: pathId("participantId", "Participant id.", "ba607b88") }),
-    query: z.strictObject({ sort: sortParam(["startDate"], "startDate"), limit: limitParam, cursor: cursorParam }),
+    query: z.object({ sort: sortParam(["startDate"], "startDate"), limit: limitParam, cursor: cursorParam }),
   },
   responses: {
     200: {

@@ -16,7 +16,7 @@ import { participantAggregateSchema } from "./schemas/player-statistics.js";
 const participantId = pathId("participantId", "Participant id.", "ba607b88");
 
 const listQuery = z
-  .strictObject({
+  .object({
     scope: z.enum(["season", "competition", "career"]).optional().openapi({
       description: "Only aggregates of this kind. Without it, every aggregate: career, competitions, seasons.",
       example: "season",

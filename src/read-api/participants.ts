@@ -10,7 +10,7 @@ import { participantSchema } from "./schemas/reference.js";
 
 const nameKey = z.tuple([z.string(), z.string()]);
 
-const listQuery = z.strictObject({
+const listQuery = z.object({
   name: nameFilter("participants", "saini"),
   sort: sortParam(["name"], "name"),
   limit: limitParam,

@@ -10,7 +10,7 @@ import { seasonSchema } from "./schemas/reference.js";
 
 const seasonKey = z.tuple([z.iso.date(), z.string()]);
 
-const listQuery = z.strictObject({
+const listQuery = z.object({
   competitionId: idFilter("Only seasons of this competition.", "ipl"),
   sort: sortParam(["startDate"], "startDate"),
   limit: limitParam,

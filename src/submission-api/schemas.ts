@@ -70,7 +70,10 @@ export const correctionResultSchema = z
     changed: z.boolean().openapi({
       description: "false when the replacement equalled the live state: nothing was appended (a repeated PUT).",
     }),
-    refreshedScopes: z.array(refreshScopeSchema),
+    refreshedScopes: z.array(refreshScopeSchema).openapi({
+      description:
+        "The statistics scopes the change touches: the fixture, then the season, competition and career aggregates of everyone in the old or new state. Empty when nothing changed.",
+    }),
   })
   .openapi("CorrectionResult");
 

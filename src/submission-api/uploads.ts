@@ -77,7 +77,7 @@ export async function readUpload(c: Context): Promise<UploadedSubmission> {
 
 async function fileField(c: Context): Promise<File> {
   if (!/^multipart\/form-data/i.test(c.req.header("Content-Type") ?? ""))
-    throw invalid("Send the file as multipart/form-data in the field `file`");
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the file as multipart/form-data in the field `file`");
   let form: Record<string, unknown>;
   try {
     form = await c.req.parseBody({ all: true });

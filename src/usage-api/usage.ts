@@ -17,7 +17,7 @@ import {
   paginationSchema,
 } from "../http/pagination.js";
 import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
-import { utcDate } from "../usage/dates.js";
+import { FIRST_DATE, utcDate } from "../usage/dates.js";
 import { usageKey, usageRows } from "../usage/queries.js";
 import { DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS, usageWindow } from "../usage/window.js";
 
@@ -29,14 +29,22 @@ import { DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS, usageWindow } from "../usage/window
 
 const TAGS = ["API consumers"];
 
-const date = (description: string, example: string) => z.iso.date().optional().openapi({ description, example });
+const date = (description: string, example: string) =>
+  z.iso
+    .date()
+    .refine((value) => value >= FIRST_DATE, `Expected a date from ${FIRST_DATE}`)
+    .optional()
+    .openapi({ description, example });
 
-const query = z.strictObject({
+const query = z.object({
   from: date(
-    `First UTC date of the window (YYYY-MM-DD, inclusive); ${DEFAULT_USAGE_DAYS - 1} dates before \`to\` when absent.`,
+    `First UTC date of the window (YYYY-MM-DD, inclusive); when absent, ${DEFAULT_USAGE_DAYS - 1} dates before \`to\`.`,
     "2026-11-16",
   ),
-  to: date("Last UTC date of the window (YYYY-MM-DD, inclusive); today (UTC) when absent.", "2026-11-22"),
+  to: date(
+    `Last UTC date of the window (YYYY-MM-DD, inclusive); when absent, ${DEFAULT_USAGE_DAYS - 1} dates after \`from\`, or today (UTC) without \`from\`.`,
+    "2026-11-22",
+  ),
   limit: integerParam(1, MAX_LIMIT, `Most rows, 1 to ${MAX_LIMIT}; ${DEFAULT_LIMIT} when absent.`, DEFAULT_LIMIT)
     .optional()
     .openapi({ default: DEFAULT_LIMIT }),
@@ -81,7 +89,7 @@ const usageSchema = z
   })
   .openapi("ConsumerUsage");
 
-const DESCRIPTION = `Requests grouped by UTC date, endpoint (method and route template) and status class, summed over the consumer's keys; every answered keyed request counts, refusals (401 excepted: no consumer is known then) included. The window is \`from\` to \`to\`, inclusive, at most ${MAX_USAGE_DAYS} dates (kept ${MAX_USAGE_DAYS} days); without either, the latest ${DEFAULT_USAGE_DAYS} dates. 400 VALIDATION_FAILED when it ends before it starts or spans more than ${MAX_USAGE_DAYS} dates, naming \`to\` when given, else \`from\`. The configured limits are stated; live remaining counts are not. Requests other instances answered in the last few seconds may not show yet. ${UNKNOWN_PARAMETERS}`;
+const DESCRIPTION = `Requests grouped by UTC date, endpoint (method and route template) and status class, summed over the consumer's keys; every answered keyed request counts, refusals (401 excepted: no consumer is known then) included. The window is \`from\` to \`to\`, inclusive, at most ${MAX_USAGE_DAYS} dates (kept ${MAX_USAGE_DAYS} days); one bound alone gives the ${DEFAULT_USAGE_DAYS} dates from or to it, neither the latest ${DEFAULT_USAGE_DAYS}. 400 VALIDATION_FAILED naming \`to\` when the window ends before it starts or spans more than ${MAX_USAGE_DAYS} dates. The configured limits are stated; live remaining counts are not. Requests other instances answered in the last few seconds may not show yet. ${UNKNOWN_PARAMETERS}`;
 
 const adminRoute = createRoute({
   method: "get",

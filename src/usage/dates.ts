@@ -9,6 +9,14 @@ const DAY_MS = 86_400_000;
 /** The UTC date `at` falls on. */
 export const utcDate = (at: Date): UtcDate => at.toISOString().slice(0, 10);
 
-/** The date `days` after `date` (before it when negative). */
-export const addDays = (date: UtcDate, days: number): UtcDate =>
-  utcDate(new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS));
+/** The first and last dates a usage read can name: four-digit years from 1, as PostgreSQL holds them. */
+export const FIRST_DATE: UtcDate = "0001-01-01";
+export const LAST_DATE: UtcDate = "9999-12-31";
+
+/** The date `days` after `date` (before it when negative), held within FIRST_DATE and LAST_DATE. */
+export function addDays(date: UtcDate, days: number): UtcDate {
+  const at = Date.parse(`${date}T00:00:00Z`) + days * DAY_MS;
+  if (at < Date.parse(`${FIRST_DATE}T00:00:00Z`)) return FIRST_DATE;
+  if (at > Date.parse(`${LAST_DATE}T00:00:00Z`)) return LAST_DATE;
+  return utcDate(new Date(at));
+}

@@ -10,21 +10,24 @@ export const MAX_USAGE_DAYS = 31;
 export type UsageWindow = { from: UtcDate; to: UtcDate };
 
 /**
- * The window a usage read covers: `to` defaults to today, `from` to six dates before `to`, so
- * no bounds is the latest seven dates, `to` alone the seven ending there and `from` alone
- * `from` through today. A window that ends before it starts or spans more than 31 dates is
- * refused (400), naming `to` when the caller sent it and `from` otherwise: a bound the
- * caller chose.
+ * The window a usage read covers. One bound alone is the 7 dates from it or to it (`from`
+ * alone: `from` and the six after; `to` alone: the six before and `to`); no bound is the
+ * latest 7, today's included. Both bounds are taken as given, at most 31 dates, refused
+ * (400, naming `to`) when the window ends before it starts or spans more.
  */
 export function usageWindow(query: { from?: UtcDate; to?: UtcDate }, today: UtcDate): UsageWindow {
-  const to = query.to ?? today;
-  const from = query.from ?? addDays(to, -(DEFAULT_USAGE_DAYS - 1));
-  const field = query.to === undefined ? "from" : "to";
-  if (from > to) throw invalidWindow(field, `The window starts (${from}) after it ends (${to})`);
+  const span = DEFAULT_USAGE_DAYS - 1;
+  if (query.from === undefined) {
+    const to = query.to ?? today;
+    return { from: addDays(to, -span), to };
+  }
+  const { from } = query;
+  const to = query.to ?? addDays(from, span);
+  if (from > to) throw invalidWindow(`The window starts (${from}) after it ends (${to})`);
   if (addDays(from, MAX_USAGE_DAYS - 1) < to)
-    throw invalidWindow(field, `The window ${from} to ${to} spans more than ${MAX_USAGE_DAYS} dates`);
+    throw invalidWindow(`The window ${from} to ${to} spans more than ${MAX_USAGE_DAYS} dates`);
   return { from, to };
 }
 
-const invalidWindow = (field: "from" | "to", message: string) =>
-  new ApiError("VALIDATION_FAILED", "The query is invalid", [{ code: "INVALID_FIELD", message, field }]);
+const invalidWindow = (message: string) =>
+  new ApiError("VALIDATION_FAILED", "The query is invalid", [{ code: "INVALID_FIELD", message, field: "to" }]);

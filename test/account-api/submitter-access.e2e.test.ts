@@ -338,7 +338,7 @@ describe("unknown competitions and users", () => {
   });
 });
 
-describe("malformed bodies: 422 VALIDATION_FAILED (400 INVALID_JSON when not JSON), nothing changed", () => {
+describe("malformed bodies: 422 VALIDATION_FAILED (400 INVALID_JSON when not JSON, 415 when not sent as JSON), nothing changed", () => {
   const invalid = (res: ApiResponse) =>
     (res.body as { error: { details: { code: string; field: string }[] } }).error.details.map((d) => d.field);
 
@@ -419,17 +419,40 @@ describe("malformed bodies: 422 VALIDATION_FAILED (400 INVALID_JSON when not JSO
     );
   });
 
-  it("a JSON body labelled with another media type is 400 INVALID_JSON, not a 500", async () => {
+  it("a JSON body labelled with another media type, or with none, is 415 UNSUPPORTED_MEDIA_TYPE", async () => {
     const person = await a.signIn();
-    const before = await a.history(person.id);
-    const res = await a.api.call("POST", "/api/v1/submitter-access-requests", {
-      token: person.token,
-      headers: { "content-type": "text/plain" },
-      body: JSON.stringify({ competitionId: ipl.id }),
+    for (const headers of [{ "content-type": "text/plain" }, { "content-type": "" }])
+      await refusedWithoutChange(
+        person,
+        () =>
+          a.api.call("POST", "/api/v1/submitter-access-requests", {
+            token: person.token,
+            headers,
+            body: JSON.stringify({ competitionId: ipl.id }),
+          }),
+        415,
+        "UNSUPPORTED_MEDIA_TYPE",
+      );
+  });
+
+  it("a body sent to the rejection, which takes none, is 422 naming `body`; an empty one is no body", async () => {
+    const person = await aRequester();
+    for (const body of [{}, { reason: "no" }, "not even JSON"]) {
+      const res = await refusedWithoutChange(
+        person,
+        () => a.api.post(`${users}/${person.id}/submitter-access/rejection`, body, { token: admin.token }),
+        422,
+        "VALIDATION_FAILED",
+      );
+      expect(invalid(res)).toEqual(["body"]);
+    }
+    const empty = await a.api.call("POST", `${users}/${person.id}/submitter-access/rejection`, {
+      token: admin.token,
+      headers: { "content-type": "application/json" },
+      body: "",
     });
-    expect(res.status).toBe(400);
-    expect((res.body as { error: { code: string } }).error.code).toBe("INVALID_JSON");
-    expect(await a.history(person.id)).toEqual(before);
+    expect(empty.status, empty.text).toBe(200);
+    expect((empty.body as { data: ApiUser }).data.approvalState).toBe("rejected");
   });
 });
 

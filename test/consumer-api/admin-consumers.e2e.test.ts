@@ -263,6 +263,25 @@ describe("while the read model lags", () => {
   });
 });
 
+describe("a body sent to rotation or revocation, which take none", () => {
+  it("is refused with 422 naming `body`, and the keys stay as they were", async () => {
+    const issued = await aConsumer();
+    const before = await a.world.store.readStream(consumerStream(issued.consumerId));
+    const withBody = (method: "post" | "delete", path: string, body: unknown) =>
+      a.api[method](`${COLLECTION}/${issued.consumerId}/keys/${path}`, body, { token: admin.token });
+    for (const body of [{}, { keyId: 1 }, "rotate please"]) {
+      for (const res of [await withBody("post", "rotate", body), await withBody("delete", "1", body)]) {
+        expectError(res, 422, "VALIDATION_FAILED");
+        expect((res.body as { error: { details: unknown[] } }).error.details).toEqual([
+          { code: "INVALID_FIELD", message: expect.any(String), field: "body" },
+        ]);
+      }
+    }
+    expect(await a.world.store.readStream(consumerStream(issued.consumerId))).toHaveLength(before.length);
+    expect(await keyLookup(issued.apiKey)).toMatchObject({ consumerId: issued.consumerId, keyId: 1 });
+  });
+});
+
 describe("revoking a key", () => {
   it("stops the key at once, and again is 204 with nothing changed", async () => {
     const issued = await aConsumer();

@@ -466,10 +466,10 @@ describe("refreshed scopes", () => {
     expect(new Set(result.refreshedScopes.map((s) => s.path)).size).toBe(result.refreshedScopes.length);
     expect((await historyOf(target.eventId)).corrections[0]?.refreshedScopes).toEqual(expected);
 
-    // A repeated PUT refreshes the same scopes, though nothing changed.
+    // A repeated PUT changes nothing, so no statistic needs refreshing; the history keeps one correction.
     const again = corrected(await put(target.eventId, correctionOf(fixture, target, changes)));
-    expect(again.changed).toBe(false);
-    expect(again.refreshedScopes).toEqual(expectedScopes(fixture, [{ state: { ...target, ...changes } }]));
+    expect(again).toMatchObject({ changed: false, revision: 2, previousRevision: 2, refreshedScopes: [] });
+    expect((await historyOf(target.eventId)).corrections).toHaveLength(1);
   });
 
   it("names every refreshed path as a readable statistic", async () => {

@@ -486,11 +486,11 @@ describe("before validation: JSON, size, authentication and role", () => {
     expect(await publicIds(fixture)).toEqual([]);
   });
 
-  it("answers 400 INVALID_JSON to valid JSON sent as another content type", async () => {
+  it("answers 415 UNSUPPORTED_MEDIA_TYPE to valid JSON sent as another content type", async () => {
     const fixture = await api.aFixtureToSubmitTo();
     const text = JSON.stringify(submission(fixture, validEvents(fixture, 2)));
     const res = await api.api.post(PATH, text, { token: api.admin.token, headers: { "content-type": "text/plain" } });
-    expectError(res, 400, "INVALID_JSON");
+    expectError(res, 415, "UNSUPPORTED_MEDIA_TYPE");
     expect(await publicIds(fixture)).toEqual([]);
   });
 

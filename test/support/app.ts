@@ -3,7 +3,7 @@ import { type AppDependencies, createApp, type RouteRegistration } from "../../s
 import { createLogger } from "../../src/http/logging.js";
 import { apiRoutes } from "../../src/http/routes.js";
 
-/** The real app with a logger whose output the test can read, and the test's database when it reads data. */
+/** The real app with a logger whose output the test can read (`logs`), and the test's database when it reads data. */
 export function testApp(routes: readonly RouteRegistration[] = apiRoutes, deps: Omit<AppDependencies, "logger"> = {}) {
   const lines: string[] = [];
   const sink = new Writable({
@@ -16,6 +16,7 @@ export function testApp(routes: readonly RouteRegistration[] = apiRoutes, deps: 
   const app = createApp({ logger, ...deps }, routes);
   return {
     app,
+    logger,
     logs: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
     rawLogs: () => lines.join("\n"),
   };

@@ -54,8 +54,14 @@ export function contractClient(app: Router) {
     const implemented =
       (operation as Record<string, unknown> | undefined)?.["x-implementation-status"] === "implemented";
     if (!operation || !implemented) {
-      // Unrouted requests must still answer in the error envelope.
-      expect(response.status, `${method} ${pathname} is not an implemented operation`).toBe(404);
+      // Unrouted requests still answer in the error envelope: 405 with Allow on a path that
+      // has implemented operations, 404 elsewhere.
+      const allowed = implementedMethods(pathname);
+      expect(response.status, `${method} ${pathname} is not an implemented operation`).toBe(
+        allowed.length > 0 ? 405 : 404,
+      );
+      if (allowed.length > 0)
+        expect(response.headers.get("allow")?.split(", ")).toEqual(expect.arrayContaining(allowed));
       expect(response.body).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
       return;
     }
@@ -70,6 +76,14 @@ export function contractClient(app: Router) {
       `${method} ${pathname} ${response.status}: ${ajv.errorsText(validate.errors)}`,
     ).toBe(true);
   }
+
+  /** The methods of the implemented operations whose path template matches `pathname`. */
+  const implementedMethods = (pathname: string) =>
+    templates
+      .filter((t) => t.pattern.test(pathname))
+      .flatMap((t) => Object.entries(document.paths[t.template] ?? {}))
+      .filter(([, operation]) => (operation as Record<string, unknown>)["x-implementation-status"] === "implemented")
+      .map(([method]) => method.toUpperCase());
 
   return {
     document,

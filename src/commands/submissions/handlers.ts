@@ -137,7 +137,8 @@ export async function correct(
       revision: appended?.revision ?? previous.revision,
       previousRevision: previous.revision,
       changed: appended !== undefined,
-      refreshedScopes: refreshedScopes(fixtureId, fixture, [previous.state, ...(appended ? [appended.delivery] : [])]),
+      // Nothing changed, so no statistic needs refreshing.
+      refreshedScopes: appended ? refreshedScopes(fixtureId, fixture, [previous.state, appended.delivery]) : [],
     },
   };
 }
