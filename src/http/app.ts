@@ -21,6 +21,7 @@ import { browserAccess } from "./cors.js";
 import { ApiError, asApiError } from "./errors.js";
 import { JSON_MEDIA_TYPE, notJson } from "./json-body.js";
 import type { Logger } from "./logging.js";
+import { securityHeaders } from "./security-headers.js";
 import { refuseDotSegments } from "./server.js";
 import { unrouted } from "./unrouted.js";
 
@@ -82,6 +83,7 @@ export function createApp(given: AppDependencies, routes: readonly RouteRegistra
   const app = createRouter();
   app.use(requestId());
   app.use(requestLog(deps.logger));
+  app.use(securityHeaders(deps.trustedProxyHops ?? 0));
   app.use("/api/v1/*", apiVersion);
   if (deps.corsOrigins?.length) app.use("/api/v1/*", browserAccess(deps.corsOrigins));
   app.use(refuseDotSegments);

@@ -5,6 +5,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { implemented, type Router } from "./api.js";
 import { errorResponses, notFound } from "./errors.js";
 import { openApiDocument, toYaml } from "./openapi.js";
+import { htmlPolicy } from "./security-headers.js";
 
 /**
  * Where the installed swagger-ui-dist keeps its files. Resolved, not imported: importing the
@@ -73,6 +74,8 @@ const page = `<!doctype html>
 </body>
 </html>`;
 
+const PAGE_POLICY = htmlPolicy(page);
+
 /** /openapi.yaml, and /docs rendering it with Swagger UI shipped in the package (no CDN). */
 export function registerDocumentation(app: Router) {
   let yaml: string | undefined;
@@ -80,7 +83,7 @@ export function registerDocumentation(app: Router) {
     yaml ??= toYaml(openApiDocument(app));
     return c.body(yaml, 200, { "Content-Type": "application/yaml; charset=utf-8" });
   });
-  app.openapi(docsRoute, (c) => c.html(page, 200));
+  app.openapi(docsRoute, (c) => c.html(page, 200, { "Content-Security-Policy": PAGE_POLICY }));
   app.openapi(assetRoute, async (c) => {
     const file = c.req.valid("param").file;
     if (!(ASSETS as readonly string[]).includes(file)) throw notFound("asset");

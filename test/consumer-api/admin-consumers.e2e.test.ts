@@ -171,7 +171,8 @@ describe("listing consumers", () => {
     expect(res.text).not.toContain(mine.apiKey);
     expect(res.text).not.toContain(secret.digest("api-key", mine.apiKey));
     expect(res.text).not.toMatch(/digest|apiKey/);
-    expect(res.headers.get("cache-control")).toBeNull();
+    // Like every answer to a bearer token (docs/http.md, "Security headers").
+    expect(res.headers.get("cache-control")).toBe("no-store");
   });
 
   it("refuses an unknown query parameter with 400", async () =>
