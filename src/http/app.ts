@@ -101,8 +101,11 @@ export function createApp(given: AppDependencies, routes: readonly RouteRegistra
 const limitBody = (maxSize: number) =>
   bodyLimit({
     maxSize,
+    // The rest of the body is not read, so the connection cannot serve another request.
     onError: () => {
-      throw new ApiError("PAYLOAD_TOO_LARGE", `The request body is over ${MAX_BODY_BYTES} bytes`);
+      throw new ApiError("PAYLOAD_TOO_LARGE", `The request body is over ${MAX_BODY_BYTES} bytes`).withHeaders({
+        Connection: "close",
+      });
     },
   });
 const limitJson = limitBody(MAX_BODY_BYTES);
@@ -114,10 +117,13 @@ const limitMultipart = limitBody(MAX_BODY_BYTES + 64 * 1024);
  * them matters: touching the raw body makes the Node adapter build a full web Request,
  * which cost reads a large share of their throughput.
  */
-const limitBodies: MiddlewareHandler = (c, next) => {
+const limitBodies: MiddlewareHandler = async (c, next) => {
   if (c.req.method === "GET" || c.req.method === "HEAD") return next();
   const multipart = /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "");
-  return (multipart ? limitMultipart : limitJson)(c, next);
+  await (multipart ? limitMultipart : limitJson)(c, next);
+  // Answered without reading the body (a 401 before an upload): read the rest, within the
+  // limit, so the keep-alive connection serves the client's next request instead of being reset.
+  if (c.req.raw.body && !c.req.raw.bodyUsed) await c.req.raw.arrayBuffer().catch(() => {});
 };
 
 /**
