@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { HttpBindings } from "@hono/node-server";
 import type { Context, ErrorHandler, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -164,6 +165,14 @@ const onError =
   (error, c) => {
     const known = toApiError(error);
     if (known) return respond(c, known);
+    if (clientLeft(c)) {
+      // Its connection is gone: this answer reaches no one, and nothing here went wrong.
+      logger.info({ requestId: c.get("requestId"), reason: error.message }, "client aborted the request");
+      return respond(
+        c,
+        new ApiError("MALFORMED_REQUEST", "The client closed the connection before its request was read"),
+      );
+    }
     if (isDatabaseUnavailable(error)) {
       logger.warn({ requestId: c.get("requestId"), err: error }, "database unavailable");
       return respond(c, databaseUnavailable());
@@ -171,6 +180,12 @@ const onError =
     logger.error({ requestId: c.get("requestId"), err: error }, "unhandled error");
     return respond(c, new ApiError("INTERNAL_SERVER_ERROR", "An unexpected error occurred"));
   };
+
+/** Whether the client dropped the connection before its request had fully arrived. */
+function clientLeft(c: Context): boolean {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  return incoming?.destroyed === true && !incoming.complete;
+}
 
 function toApiError(error: Error): ApiError | undefined {
   const reported = asApiError(error);
