@@ -6,20 +6,25 @@ import { DomainError, type DomainErrorCode, type Problem } from "../commands/err
 export const ERROR_STATUS = {
   INVALID_JSON: 400,
   VALIDATION_FAILED: 400,
+  MALFORMED_REQUEST: 400,
   UNAUTHORIZED: 401,
   API_KEY_UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   UNSUPPORTED_API_VERSION: 404,
+  METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   DUPLICATE_EVENT_ID: 409,
   EVENT_CONFLICT: 409,
   INVALID_SUBMITTER_ACCESS_TRANSITION: 409,
   TRACE_CHANGED: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   DATE_UNSUPPORTED: 422,
   EXPORT_TOO_LARGE: 422,
   RATE_LIMIT_EXCEEDED: 429,
   QUOTA_EXCEEDED: 429,
+  REQUEST_HEADERS_TOO_LARGE: 431,
   INTERNAL_SERVER_ERROR: 500,
   ACCOUNT_DELETION_UNAVAILABLE: 501,
   UPSTREAM_ERROR: 502,
@@ -30,6 +35,9 @@ export const ERROR_STATUS = {
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Every code, as the contract's `Error.code` enum lists them: an ApiError takes no other. */
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
 /** RFC 9110 §11.6.1: a 401 names the scheme the client should authenticate with. */
 const CHALLENGES: Partial<Record<ErrorCode, string>> = { UNAUTHORIZED: "Bearer", API_KEY_UNAUTHORIZED: "ApiKey" };
@@ -43,22 +51,24 @@ export const errorDetailSchema = z
     message: z.string().openapi({ example: "Expected a number" }),
     field: z.string().openapi({
       description:
-        "Dotted path of the offending input, e.g. `events.3.wickets.0.fielders.2.participantId` or a query parameter name.",
-      example: "limit",
+        "Dotted path of the offending input. Inside a submitted event it is the path within that event, which `eventIndex` names (`wickets.0.fielders.2.participantId` with `eventIndex: 3`; in an uploaded CSV, the column); elsewhere the path in the body (`confirmation`, `body` for a body that is not an object), or the query or path parameter's name.",
+      example: "wickets.0.fielders.2.participantId",
     }),
-    eventIndex: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .openapi({ description: "Zero-based index of the submitted event the problem is in." }),
+    eventIndex: z.number().int().min(0).optional().openapi({
+      description:
+        "Zero-based index of the submitted event the problem is in (in an uploaded CSV, its data row, 0 for the first after the header); absent for problems outside the events.",
+      example: 3,
+    }),
   })
   .openapi("ErrorDetail");
 
 export const errorEnvelopeSchema = z
   .object({
     error: z.object({
-      code: z.string().openapi({ example: "NOT_FOUND" }),
+      code: z.enum(ERROR_CODES).openapi({
+        description: "What went wrong, as a stable code.",
+        example: "NOT_FOUND",
+      }),
       message: z.string().openapi({ description: "Safe, human-readable explanation.", example: "No such resource" }),
       details: z.array(errorDetailSchema).optional(),
     }),

@@ -86,9 +86,8 @@ const jsonRoute = createRoute({
       },
     },
     ...notModifiedResponse,
-    ...errorResponses(400, 404),
+    ...errorResponses(404),
     ...failures,
-    ...errorResponses(500),
   },
 });
 
@@ -115,9 +114,8 @@ const csvRoute = createRoute({
       },
     },
     ...notModifiedResponse,
-    ...errorResponses(400, 404),
+    ...errorResponses(404),
     ...failures,
-    ...errorResponses(500),
   },
 });
 

@@ -73,7 +73,7 @@ const route = createRoute({
       },
       content: { "application/json": { schema: leaderboardSchema } },
     },
-    ...errorResponses(400, 404, 500),
+    ...errorResponses(404),
   },
 });
 

@@ -1,11 +1,13 @@
 import { z } from "@hono/zod-openapi";
+import { headerRefs } from "../http/response-headers.js";
 
 /** OpenAPI pieces of fixture-scoped responses, which carry the fixture's version as an ETag. */
 export const etagHeader = {
-  ETag: {
-    description:
-      'Version stamp: `"<fixture version>-<digest of the body>"`. Send it back in If-None-Match to get 304 while nothing changed.',
-    schema: { type: "string" as const, example: '"412-3q2-7wEJ6LvE4M9r"' },
+  ...headerRefs("ETag"),
+  "Cache-Control": {
+    description: "`no-cache`: a cache may keep the answer but must revalidate it (If-None-Match) before each use.",
+    required: true,
+    schema: { type: "string" as const, enum: ["no-cache"], example: "no-cache" },
   },
 };
 
