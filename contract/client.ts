@@ -16,7 +16,7 @@ export type ErrorBody = Schemas["Error"]["error"];
 export type ErrorCode = ErrorBody["code"];
 export type Fixture = Schemas["FixturePage"]["data"][number];
 export type FixtureFilters = NonNullable<paths["/api/v1/fixtures"]["get"]["parameters"]["query"]>;
-type Submission = Schemas["DirectSubmission"];
+export type Submission = Schemas["DirectSubmission"];
 type Accepted = NonNullable<
   paths["/api/v1/submissions"]["post"]["responses"]["201"]["content"]["application/json"]
 >["data"];
@@ -87,7 +87,7 @@ export function cricketClient(
       return { fixture: await outcome(answer), successor: response.headers.get("Link") };
     },
 
-    /** The calling consumer's usage over the latest `days` dates (at most 31). */
+    /** The calling consumer's own usage, the window starting at `from` when given. */
     ownUsage: (from?: string) => outcome(api.GET("/api/v1/consumer/usage", { params: { query: { from } } })),
 
     /** Submits deliveries (admin): the acceptance, or the refusal with every problem. */
