@@ -97,16 +97,26 @@ export function contractChecker(document: Document) {
     expect(extra, `${where} ${response.status} sends undocumented headers`).toEqual([]);
   }
 
-  function conforms(pathname: string, requestMethod: string, response: ApiResponse, contentType: string) {
+  /** Checks an answer; the operation that gave it (`get /api/v1/fixtures`), or none. */
+  function conforms(
+    pathname: string,
+    requestMethod: string,
+    response: ApiResponse,
+    contentType: string,
+  ): string | undefined {
     // HEAD is GET without the content (RFC 9110 §9.3.2): it answers as the GET operation does.
     const method = requestMethod === "head" ? "get" : requestMethod;
     const match = templates.find((t) => t.pattern.test(pathname) && document.paths[t.template]?.[method]);
     const operation = match ? document.paths[match.template]?.[method] : undefined;
-    if (!operation || !match) return unrouted(pathname, requestMethod.toUpperCase(), response);
-    const where = `${method} ${match.template} ${response.status}`;
+    if (!operation || !match) {
+      unrouted(pathname, requestMethod.toUpperCase(), response);
+      return undefined;
+    }
+    const key = `${method} ${match.template}`;
+    const where = `${key} ${response.status}`;
     const spec = operation.responses?.[String(response.status)];
-    expect(spec, `${method} ${match.template} does not document status ${response.status}`).toBeDefined();
-    if (!spec) return;
+    expect(spec, `${key} does not document status ${response.status}`).toBeDefined();
+    if (!spec) return key;
 
     const declared = Object.fromEntries(
       Object.entries(spec.headers ?? {}).map(([name, header]) => [name.toLowerCase(), headerOf(header)]),
@@ -127,27 +137,37 @@ export function contractChecker(document: Document) {
     }
 
     const hasContent = response.text.length > 0 && requestMethod !== "head";
-    if (!hasContent) return;
+    if (!hasContent) return key;
     const documented = Object.keys(spec.content ?? {});
     expect(documented, `${where} sends ${mediaType(contentType)}`).toContain(mediaType(contentType));
-    if (!contentType.includes("json")) return;
+    if (!contentType.includes("json")) return key;
     const schema = spec.content?.["application/json"]?.schema;
     expect(schema, `${where} has no JSON schema`).toBeDefined();
     const validate = validatorFor(schema as object);
-    expect(validate(response.body), `${method} ${pathname} ${response.status}: ${ajv.errorsText(validate.errors)}`).toBe(
-      true,
-    );
+    expect(
+      validate(response.body),
+      `${method} ${pathname} ${response.status}: ${ajv.errorsText(validate.errors)}`,
+    ).toBe(true);
+    return key;
   }
 
-  /** Checks one answer to `request`; its text has been read, so the answer is given back as text. */
-  return function check(request: Request, status: number, headers: Headers, text: string): ApiResponse {
+  /**
+   * Checks one answer to `request`; its text has been read, so the answer is given back as
+   * text, with the operation that gave it.
+   */
+  return function check(request: Request, status: number, headers: Headers, text: string) {
     const contentType = headers.get("content-type") ?? "";
     const body = contentType.includes("json") && text ? JSON.parse(text) : text;
-    const result = { status, headers, body, text };
-    conforms(new URL(request.url).pathname, request.method.toLowerCase(), result, contentType);
-    return result;
+    const result: ApiResponse = { status, headers, body, text };
+    return {
+      ...result,
+      operation: conforms(new URL(request.url).pathname, request.method.toLowerCase(), result, contentType),
+    };
   };
 }
+
+/** An answer the contract client checked, and the operation that gave it (none for a 404 or 405 of no operation). */
+export type Answered = { operation: string | undefined; status: number };
 
 /**
  * Sends requests through `app.request()` and checks every answer against the document the
@@ -156,16 +176,21 @@ export function contractChecker(document: Document) {
 export function contractClient(app: Router) {
   const document = openApiDocument(app) as Document;
   const check = contractChecker(document);
+  const answered: Answered[] = [];
 
   async function send(request: Request): Promise<ApiResponse> {
     const response = await app.request(request);
-    return check(request, response.status, response.headers, await response.text());
+    const { operation, ...result } = check(request, response.status, response.headers, await response.text());
+    answered.push({ operation, status: result.status });
+    return result;
   }
 
   const request = (path: string, init: RequestInit = {}) => send(new Request(new URL(path, "http://local"), init));
 
   return {
     document,
+    /** Every answer checked so far, in order. */
+    answered,
     request,
     /** A `fetch` whose every answer is checked, for clients that take one (openapi-fetch). */
     fetch: async (input: Request): Promise<Response> => {
