@@ -187,7 +187,7 @@ describe("every operation, driven through the app", () => {
   it("answers every implemented operation with a success it documents", async () => {
     const participantStatistics = await api.api.get(`/api/v1/participants/${ids.participantId}/statistics`);
     const aggregate = (participantStatistics.body as { data: { statisticId: string }[] }).data[0];
-    for (const { path, method, operation } of implementedOperations.filter((o) => o.method === "get")) {
+    for (const { path, operation } of implementedOperations.filter((o) => o.method === "get")) {
       const names = path.includes("/participants/{participantId}/statistics/")
         ? { ...ids, statisticId: aggregate?.statisticId ?? "" }
         : ids;
