@@ -13,11 +13,14 @@ Every operation carries \`x-implementation-status\`: \`implemented\` operations 
 
 Errors use one envelope: \`{"error": {"code", "message", "details?"}}\`; \`code\` is one of the
 \`Error\` schema's enum. Every operation lists every status it can answer with and the headers
-each answer carries. A few answers belong to no operation and carry the same envelope: 404
-\`NOT_FOUND\` for a path no operation has (\`UNSUPPORTED_API_VERSION\` under \`/api/vN\` other
-than v1), 405 \`METHOD_NOT_ALLOWED\` with \`Allow\` listing the path's methods for a method it
-does not take, and the server's refusals of a request it cannot read (431 for headers over
-16 KB, 400 for a malformed request).
+each answer carries. A few answers belong to no operation, in the same envelope and with
+\`X-Request-Id\` (and \`API-Version\` under /api/v1): 404 \`NOT_FOUND\` for a path no operation
+has (\`UNSUPPORTED_API_VERSION\` under an /api/vN other than v1); 405 \`METHOD_NOT_ALLOWED\`, with
+\`Allow\` listing the path's methods, for a method the path does not take (its access checks
+answer first, as they do for its operations: 401, 403 or 429 with the headers they set).
+Requests the server cannot read are refused before any operation, without those headers:
+431 \`REQUEST_HEADERS_TOO_LARGE\` for headers over 16 KB, 400 \`MALFORMED_REQUEST\` for bytes
+that are not HTTP/1.1 or a missing Host, 408 \`REQUEST_TIMEOUT\`.
 
 Match data: [Cricsheet](https://cricsheet.org/), under the Open Data Commons Attribution License (ODC-By 1.0).`;
 

@@ -66,33 +66,39 @@ export function contractChecker(document: Document) {
   const headerOf = (header: Header | Reference): Header =>
     "$ref" in header ? (document.components?.headers?.[header.$ref.split("/").pop() as string] ?? {}) : header;
 
-  /** The implemented methods of the operations whose path template `pathname` matches. */
-  const allowedOn = (pathname: string) => {
-    const methods = new Set(
-      templates
-        .filter((t) => t.pattern.test(pathname))
-        .flatMap(({ template }) =>
-          Object.entries(document.paths[template] ?? {})
-            .filter(([, operation]) => operation["x-implementation-status"] === "implemented")
-            .map(([method]) => method.toUpperCase()),
-        ),
-    );
-    if (methods.has("GET")) methods.add("HEAD");
-    return METHODS.filter((method) => methods.has(method));
-  };
+  /** The implemented operations, by method, whose path template `pathname` matches. */
+  const implementedOn = (pathname: string) =>
+    templates
+      .filter((t) => t.pattern.test(pathname))
+      .flatMap(({ template }) => Object.entries(document.paths[template] ?? {}))
+      .filter(([, operation]) => operation["x-implementation-status"] === "implemented");
 
+  /**
+   * An answer no operation gives: 404 where the path has no implemented operation; else 405
+   * with `Allow` naming the path's methods (HEAD beside GET), unless the path's own access
+   * checks answered first (401, 403, 429, 503). The path's middleware runs either way, so
+   * the answer may carry the headers its operations declare.
+   */
   function unrouted(pathname: string, method: string, response: ApiResponse) {
     const where = `${method} ${pathname}`;
-    const allowed = allowedOn(pathname);
-    if (allowed.length > 0) {
-      expect(response.status, `${where}: a method the path does not take`).toBe(405);
-      expect(response.headers.get("allow"), `${where}: Allow`).toBe(allowed.join(", "));
-    } else {
-      expect(response.status, `${where} is not an implemented operation`).toBe(404);
+    const operations = implementedOn(pathname);
+    const methods = new Set(operations.map(([name]) => name.toUpperCase()));
+    if (methods.has("GET")) methods.add("HEAD");
+    const allowed = METHODS.filter((name) => methods.has(name));
+    if (allowed.length === 0) expect(response.status, `${where} is not an implemented operation`).toBe(404);
+    else if (response.status === 405) expect(response.headers.get("allow"), `${where}: Allow`).toBe(allowed.join(", "));
+    else {
+      expect([401, 403, 429, 503], `${where}: a method the path does not take`).toContain(response.status);
+      const documented = operations.some(([, operation]) => String(response.status) in (operation.responses ?? {}));
+      expect(documented, `${where}: ${response.status} is documented by none of the path's operations`).toBe(true);
     }
     expect(response.body, where).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
+    const pathHeaders = operations.flatMap(([, operation]) =>
+      Object.values(operation.responses ?? {}).flatMap((answer) => Object.keys(answer.headers ?? {})),
+    );
+    const documented = new Set([...UNROUTED_HEADERS, ...pathHeaders.map((name) => name.toLowerCase())]);
     const extra = [...response.headers.keys()].filter(
-      (name) => !UNROUTED_HEADERS.includes(name) && !UNDECLARED.some((pattern) => pattern.test(name)),
+      (name) => !documented.has(name) && !UNDECLARED.some((pattern) => pattern.test(name)),
     );
     expect(extra, `${where} ${response.status} sends undocumented headers`).toEqual([]);
   }
