@@ -34,7 +34,6 @@ const meRoute = createRoute({
       description: "The signed-in user",
       content: { "application/json": { schema: z.object({ user: userSchema }).openapi("CurrentUserResponse") } },
     },
-    ...errorResponses(401, 403, 500),
   },
 });
 
@@ -71,8 +70,6 @@ const deleteRoute = createRoute({
         'Missing or invalid token (`WWW-Authenticate: Bearer`), or a sign-in older than 15 minutes (`WWW-Authenticate: Bearer error="insufficient_user_authentication", max_age=900`, RFC 9470): sign in again.',
       content: errorResponses(401)[401]?.content,
     },
-    ...errorResponses(400),
-    ...errorResponses(403, 413, 422, 500),
     501: {
       description:
         "ACCOUNT_DELETION_UNAVAILABLE: the identity provider's admin secret is not configured; nothing changed.",

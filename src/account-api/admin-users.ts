@@ -53,7 +53,7 @@ const route = createRoute({
         },
       },
     },
-    ...errorResponses(400, 401, 403, 500, 503),
+    ...errorResponses(503),
   },
 });
 

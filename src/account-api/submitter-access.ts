@@ -76,9 +76,7 @@ const requestRoute = createRoute({
         },
       },
     },
-    ...errorResponses(400, 401, 403),
     ...conflict,
-    ...errorResponses(413, 422, 500),
   },
 });
 
@@ -112,9 +110,8 @@ const decisionRoute = createRoute({
   },
   responses: {
     200: userResponse,
-    ...errorResponses(400, 401, 403, 404),
+    ...errorResponses(404),
     ...conflict,
-    ...errorResponses(413, 422, 500),
   },
 });
 
@@ -129,7 +126,7 @@ const rejectionRoute = createRoute({
   ...implemented,
   security: bearerSecurity,
   request: { params: z.object({ userId }) },
-  responses: { 200: userResponse, ...errorResponses(401, 403, 404), ...conflict, ...errorResponses(413, 500) },
+  responses: { 200: userResponse, ...errorResponses(404), ...conflict },
 });
 
 const roleRoute = createRoute({
@@ -148,9 +145,8 @@ const roleRoute = createRoute({
   },
   responses: {
     200: userResponse,
-    ...errorResponses(400, 401, 403, 404),
+    ...errorResponses(404),
     ...conflict,
-    ...errorResponses(413, 422, 500),
   },
 });
 

@@ -19,9 +19,13 @@ const program = new Command("cricket")
   .showHelpAfterError()
   .exitOverride();
 
+/** The runtime a command is using, so a failure can be explained by the database having gone. */
+let current: Runtime | undefined;
+
 async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T> {
   const settings = loadSettings();
   const runtime = await openRuntime(settings, createLogger(settings.logLevel === "info" ? "warn" : settings.logLevel));
+  current = runtime;
   try {
     // A command on a running server's database must not outlive that server by minutes.
     return await Promise.race([work(runtime), runtime.db.lost]);
@@ -44,12 +48,21 @@ program
     process.stdout.write(toYaml(openApiDocument(app)));
   });
 
+/** Says what failed, and stops: a connection reset is explained by the server it came from having ended. */
+function fail(error: unknown): never {
+  const cause = current?.db.gone() ?? error;
+  process.stderr.write(
+    `${cause instanceof InvalidSettings || cause instanceof Error ? cause.message : String(cause)}\n`,
+  );
+  process.exit(1);
+}
+
+// A query whose connection the dying server reset may reject where nothing awaits it.
+process.on("unhandledRejection", fail);
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode);
-  process.stderr.write(
-    `${error instanceof InvalidSettings || error instanceof Error ? error.message : String(error)}\n`,
-  );
-  process.exit(1);
+  fail(error);
 }

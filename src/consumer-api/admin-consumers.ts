@@ -140,7 +140,6 @@ const listRoute = createRoute({
         },
       },
     },
-    ...errorResponses(400, 401, 403, 500),
   },
 });
 
@@ -163,7 +162,6 @@ const issueRoute = createRoute({
       },
       content: { "application/json": { schema: z.object({ data: withKeySchema }).openapi("ApiConsumerIssued") } },
     },
-    ...errorResponses(400, 401, 403, 413, 422, 500),
   },
 });
 
@@ -184,9 +182,8 @@ const rotateRoute = createRoute({
       headers: noStore,
       content: { "application/json": { schema: z.object({ data: withKeySchema }).openapi("ApiConsumerRotated") } },
     },
-    ...errorResponses(401, 403),
     ...notFound,
-    ...errorResponses(413, 422, 500),
+    ...errorResponses(422),
   },
 });
 
@@ -203,9 +200,8 @@ const revokeRoute = createRoute({
   request: { params: z.object({ consumerId, keyId }) },
   responses: {
     204: { description: "The key is revoked" },
-    ...errorResponses(401, 403),
     ...notFound,
-    ...errorResponses(413, 422, 500),
+    ...errorResponses(422),
   },
 });
 

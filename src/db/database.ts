@@ -12,6 +12,8 @@ export type Database = {
   kind: "postgres" | "embedded" | "embedded-client";
   /** Rejects when the database goes for good under this process (an embedded server that ended); else never settles. */
   lost: Promise<never>;
+  /** Why the database went for good, asked now (the embedded server ended), or undefined. */
+  gone(): Error | undefined;
   close(): Promise<void>;
 };
 
@@ -35,7 +37,7 @@ export async function openDatabase(settings: Pick<Settings, "databaseUrl" | "dat
   if (settings.databaseUrl) {
     const sql = postgres(settings.databaseUrl, { ...connectionOptions, max: 10 });
     await migrate(sql);
-    return { sql, kind: "postgres", lost: NEVER_LOST, close: () => sql.end() };
+    return { sql, kind: "postgres", lost: NEVER_LOST, gone: () => undefined, close: () => sql.end() };
   }
   const embedded = await openEmbedded(settings.dataDir);
   // One backend serves every connection in turn, so a large pool only queues.
@@ -52,6 +54,7 @@ export async function openDatabase(settings: Pick<Settings, "databaseUrl" | "dat
     sql,
     kind: embedded.owned ? "embedded" : "embedded-client",
     lost: embedded.lost,
+    gone: embedded.gone,
     async close() {
       await sql.end();
       await embedded.close();

@@ -21,6 +21,8 @@ export type EmbeddedDatabase = {
    * the owner.
    */
   lost: Promise<never>;
+  /** The same, asked now: EmbeddedServerGone once the serving process has ended, else undefined. */
+  gone(): EmbeddedServerGone | undefined;
   close(): Promise<void>;
 };
 
@@ -51,7 +53,7 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
   const running = await findRunning(dataDir);
   if (running) {
     const owner = watchOwner(running.pid, dataDir);
-    return { port: running.port, owned: false, lost: owner.lost, close: async () => owner.stop() };
+    return { port: running.port, owned: false, lost: owner.lost, gone: owner.gone, close: async () => owner.stop() };
   }
 
   await mkdir(dataDir, { recursive: true });
@@ -65,6 +67,7 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
     port,
     owned: true,
     lost: NEVER_LOST,
+    gone: () => undefined,
     async close() {
       await multiplexer.close();
       await db.close();
@@ -86,18 +89,20 @@ async function findRunning(dataDir: string): Promise<Endpoint | undefined> {
 
 function watchOwner(pid: number, dataDir: string) {
   let timer: NodeJS.Timeout | undefined;
+  const gone = () => (isAlive(pid) ? undefined : new EmbeddedServerGone(pid, dataDir));
   const lost = new Promise<never>((_, reject) => {
     timer = setInterval(() => {
-      if (isAlive(pid)) return;
+      const error = gone();
+      if (!error) return;
       clearInterval(timer);
-      reject(new EmbeddedServerGone(pid, dataDir));
+      reject(error);
     }, OWNER_CHECK_MS);
     // The watch alone must not keep a finished command alive.
     timer.unref();
   });
   // Only a caller racing its work against it needs to hear of it.
   lost.catch(() => {});
-  return { lost, stop: () => clearInterval(timer) };
+  return { lost, gone, stop: () => clearInterval(timer) };
 }
 
 function isAlive(pid: number): boolean {

@@ -5,13 +5,8 @@ import { ApiError } from "./errors.js";
 
 const LOST = Symbol("the database was lost");
 
-/** Seconds a client should wait before retrying: a few of the watch's probes. */
-const RETRY_AFTER_SECONDS = 2;
-
 export const databaseUnavailable = () =>
-  new ApiError("DATABASE_UNAVAILABLE", "The database cannot be reached just now; retry shortly").withHeaders({
-    "Retry-After": String(RETRY_AFTER_SECONDS),
-  });
+  new ApiError("DATABASE_UNAVAILABLE", "The database cannot be reached just now; retry shortly");
 
 /**
  * Refuses a request at once while the database is away, and ends one that is waiting on it

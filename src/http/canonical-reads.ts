@@ -3,7 +3,6 @@ import type { MiddlewareHandler } from "hono";
 import { API_KEY_HEADER, canonicalReadAccess, requireConsumer } from "./access.js";
 import type { Router } from "./api.js";
 import type { AppDependencies } from "./app.js";
-import { errorResponses } from "./errors.js";
 
 /**
  * The canonical paths the deprecated keyed aliases mirror: `/api/v1/consumer<tail>` for each
@@ -75,11 +74,7 @@ export function openapiCanonicalRead<R extends RouteConfig>(
   handler: Handler<R>,
 ) {
   registerApiKeyScheme(app);
-  const limited = { ...route.responses, ...errorResponses(401, 429, 503) };
-  app.openapi(
-    { ...route, middleware: [canonicalReadAccess(deps)], security: optionalKey, responses: limited },
-    handler as never,
-  );
+  app.openapi({ ...route, middleware: [canonicalReadAccess(deps)], security: optionalKey }, handler as never);
   if (!ALIASED.has(route.path)) return;
   app.openapi(
     {
@@ -92,7 +87,6 @@ export function openapiCanonicalRead<R extends RouteConfig>(
       deprecated: true,
       middleware: [deprecated, requireConsumer(deps)],
       security: apiKeySecurity,
-      responses: limited,
     },
     handler as never,
   );

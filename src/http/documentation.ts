@@ -13,13 +13,16 @@ import { htmlPolicy } from "./security-headers.js";
  */
 const SWAGGER_UI = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
 
-const ASSETS = [
-  "swagger-ui.css",
-  "swagger-ui-bundle.js",
-  "swagger-ui-standalone-preset.js",
-  "favicon-32x32.png",
-] as const;
-const ASSET_TYPES: Record<string, string> = { ".css": "text/css", ".js": "text/javascript", ".png": "image/png" };
+/** The reference page's assets, by file name, with the media type each is served as. */
+const ASSETS = {
+  "swagger-ui.css": "text/css",
+  "swagger-ui-bundle.js": "text/javascript",
+  "swagger-ui-standalone-preset.js": "text/javascript",
+  "favicon-32x32.png": "image/png",
+} as const;
+const ASSET_FILES = Object.keys(ASSETS) as (keyof typeof ASSETS)[];
+
+const text = { schema: { type: "string" as const } };
 
 const yamlRoute = createRoute({
   method: "get",
@@ -27,8 +30,11 @@ const yamlRoute = createRoute({
   tags: ["Documentation"],
   operationId: "getOpenApiDocument",
   summary: "This OpenAPI 3.1 document, as YAML",
+  description:
+    "The contract, generated from the route definitions this server runs: every operation, implemented or planned, with its parameters, bodies, statuses and headers. No credentials needed.",
   ...implemented,
-  responses: { 200: { description: "The contract", content: { "application/yaml": { schema: z.string() } } } },
+  security: [],
+  responses: { 200: { description: "The contract", content: { "application/yaml": text } } },
 });
 
 const docsRoute = createRoute({
@@ -37,8 +43,11 @@ const docsRoute = createRoute({
   tags: ["Documentation"],
   operationId: "getApiReference",
   summary: "Interactive API reference rendered from /openapi.yaml",
+  description:
+    "An HTML page rendering /openapi.yaml with Swagger UI; its scripts and styles come from /docs/assets on this server, never a CDN.",
   ...implemented,
-  responses: { 200: { description: "HTML page", content: { "text/html": { schema: z.string() } } } },
+  security: [],
+  responses: { 200: { description: "HTML page", content: { "text/html": text } } },
 });
 
 const assetRoute = createRoute({
@@ -47,10 +56,30 @@ const assetRoute = createRoute({
   tags: ["Documentation"],
   operationId: "getApiReferenceAsset",
   summary: "Static asset of the API reference page (served locally, no CDN)",
+  description: `One of the files the reference page loads (${ASSET_FILES.map((file) => `\`${file}\``).join(", ")}), cacheable for a day. Any other name is 404 NOT_FOUND.`,
   ...implemented,
-  request: { params: z.object({ file: z.string() }) },
+  security: [],
+  request: {
+    params: z.object({
+      file: z.string().openapi({ description: "The asset's file name.", enum: ASSET_FILES, example: "swagger-ui.css" }),
+    }),
+  },
   responses: {
-    200: { description: "The asset", content: { "application/octet-stream": { schema: z.string() } } },
+    200: {
+      description: "The asset, as the type its extension names",
+      headers: {
+        "Cache-Control": {
+          description: "`public, max-age=86400`: the assets change only with the installed Swagger UI.",
+          required: true,
+          schema: { type: "string", example: "public, max-age=86400" },
+        },
+      },
+      content: {
+        "text/css": text,
+        "text/javascript": text,
+        "image/png": { schema: { type: "string", contentMediaType: "image/png" } },
+      },
+    },
     ...errorResponses(404),
   },
 });
@@ -86,10 +115,10 @@ export function registerDocumentation(app: Router) {
   app.openapi(docsRoute, (c) => c.html(page, 200, { "Content-Security-Policy": PAGE_POLICY }));
   app.openapi(assetRoute, async (c) => {
     const file = c.req.valid("param").file;
-    if (!(ASSETS as readonly string[]).includes(file)) throw notFound("asset");
+    if (!Object.hasOwn(ASSETS, file)) throw notFound("asset");
     const bytes = await readFile(path.join(SWAGGER_UI, file));
     return c.body(bytes, 200, {
-      "Content-Type": ASSET_TYPES[path.extname(file)] ?? "application/octet-stream",
+      "Content-Type": ASSETS[file as keyof typeof ASSETS],
       "Cache-Control": "public, max-age=86400",
     });
   });

@@ -38,6 +38,12 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** Retry-After of every 503: the database watch probes twice a second, Redis reconnects within 2 s. */
+export const UNAVAILABLE_RETRY_SECONDS = 2;
+
+/** Every code, as the contract's `Error.code` enum lists them: an ApiError takes no other. */
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
 /** RFC 9110 §11.6.1: a 401 names the scheme the client should authenticate with. */
 const CHALLENGES: Partial<Record<ErrorCode, string>> = { UNAUTHORIZED: "Bearer", API_KEY_UNAUTHORIZED: "ApiKey" };
 
@@ -50,22 +56,24 @@ export const errorDetailSchema = z
     message: z.string().openapi({ example: "Expected a number" }),
     field: z.string().openapi({
       description:
-        "Dotted path of the offending input, e.g. `events.3.wickets.0.fielders.2.participantId` or a query parameter name.",
-      example: "limit",
+        "Dotted path of the offending input. Inside a submitted event it is the path within that event, which `eventIndex` names (`wickets.0.fielders.2.participantId` with `eventIndex: 3`; in an uploaded CSV, the column); elsewhere the path in the body (`confirmation`, `body` for a body that is not an object), or the query or path parameter's name.",
+      example: "wickets.0.fielders.2.participantId",
     }),
-    eventIndex: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .openapi({ description: "Zero-based index of the submitted event the problem is in." }),
+    eventIndex: z.number().int().min(0).optional().openapi({
+      description:
+        "Zero-based index of the submitted event the problem is in (in an uploaded CSV, its data row, 0 for the first after the header); absent for problems outside the events.",
+      example: 3,
+    }),
   })
   .openapi("ErrorDetail");
 
 export const errorEnvelopeSchema = z
   .object({
     error: z.object({
-      code: z.string().openapi({ example: "NOT_FOUND" }),
+      code: z.enum(ERROR_CODES).openapi({
+        description: "What went wrong, as a stable code.",
+        example: "NOT_FOUND",
+      }),
       message: z.string().openapi({ description: "Safe, human-readable explanation.", example: "No such resource" }),
       details: z.array(errorDetailSchema).optional(),
     }),
@@ -91,7 +99,12 @@ export class ApiError extends Error {
   /** Extra response headers: the authentication challenge of a 401, unless one was given, and any added. */
   headers(): Record<string, string> {
     const challenge = this.challenge ?? CHALLENGES[this.code];
-    return { ...(challenge ? { "WWW-Authenticate": challenge } : {}), ...this.extraHeaders };
+    return {
+      ...(challenge ? { "WWW-Authenticate": challenge } : {}),
+      // Whatever is unavailable is probed or reconnected within seconds.
+      ...(this.status === 503 ? { "Retry-After": String(UNAVAILABLE_RETRY_SECONDS) } : {}),
+      ...this.extraHeaders,
+    };
   }
 
   private challenge?: string;

@@ -1,6 +1,7 @@
 import { stringify } from "yaml";
 import type { Router } from "./api.js";
 import { registerPlanned } from "./planned.js";
+import { withSharedAnswers } from "./shared-answers.js";
 
 /** The contract's own revision; independent of the /api/v1 URL major version. */
 export const CONTRACT_VERSION = "1.0.0";
@@ -10,14 +11,31 @@ const description = `Ball-by-ball cricket data, published read-only, and statist
 Every operation carries \`x-implementation-status\`: \`implemented\` operations are deployed;
 \`planned\` ones are agreed but not deployed yet and answer 404.
 
-Errors use one envelope: \`{"error": {"code", "message", "details?"}}\`.
+Errors use one envelope: \`{"error": {"code", "message", "details?"}}\`; \`code\` is one of the
+\`Error\` schema's enum. Every operation lists every status it can answer with and the headers
+each answer carries. A few answers belong to no operation, in the same envelope and with
+\`X-Request-Id\` (and \`API-Version\` under /api/v1): 404 \`NOT_FOUND\` for a path no operation
+has (\`UNSUPPORTED_API_VERSION\` under an /api/vN other than v1); 405 \`METHOD_NOT_ALLOWED\`, with
+\`Allow\` listing the path's methods, for a method the path does not take (its access checks
+answer first, as they do for its operations: 401, 403 or 429 with the headers they set).
+Requests the server cannot read are refused before any operation, without those headers:
+431 \`REQUEST_HEADERS_TOO_LARGE\` for headers over 16 KB, 400 \`MALFORMED_REQUEST\` for bytes
+that are not HTTP/1.1 or a missing Host, 408 \`REQUEST_TIMEOUT\`.
+
+Every answer also carries the same security headers, not repeated per operation:
+\`Content-Security-Policy\` (\`default-src 'none'; frame-ancestors 'none'\`; the documentation
+page its own), \`X-Content-Type-Options: nosniff\`, \`X-Frame-Options: DENY\`,
+\`Referrer-Policy: no-referrer\`, \`Cross-Origin-Opener-Policy\`, \`Cross-Origin-Resource-Policy\`,
+\`Origin-Agent-Cluster\`, \`X-DNS-Prefetch-Control\`, \`X-Download-Options\`,
+\`X-Permitted-Cross-Domain-Policies\`, \`X-XSS-Protection: 0\`, and
+\`Strict-Transport-Security\` when TLS carried the request. A 413 closes the connection.
 
 Match data: [Cricsheet](https://cricsheet.org/), under the Open Data Commons Attribution License (ODC-By 1.0).`;
 
 /** The OpenAPI 3.1 document, generated from the same route definitions the server runs. */
 export function openApiDocument(app: Router) {
   registerPlanned(app.openAPIRegistry);
-  return app.getOpenAPI31Document({
+  const document = app.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {
       title: "Cricket Analytics Service API",
@@ -41,6 +59,7 @@ export function openApiDocument(app: Router) {
       { name: "Deprecated aliases", description: "Keyed /api/v1/consumer/* mirrors of the canonical reads" },
     ],
   });
+  return withSharedAnswers(document);
 }
 
 export const toYaml = (document: object) => stringify(document, { aliasDuplicateObjects: false });

@@ -1,6 +1,6 @@
 import { type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { ApiError, errorResponses } from "./errors.js";
+import { ApiError } from "./errors.js";
 
 /*
  * What every operation does, whatever its route file declares, so that no route can forget
@@ -14,8 +14,9 @@ const WRITES = new Set(["post", "put", "patch", "delete"]);
  * - its query is strict: a parameter it does not declare is 400 VALIDATION_FAILED naming it
  *   (an operation that declares none takes none), so a misspelt filter or a key sent as
  *   `?apiKey=` is refused instead of silently ignored;
- * - a write that declares no body refuses one (422): the client meant something by it;
- * - the document lists those answers, and 415 wherever a body is declared.
+ * - a write that declares no body refuses one (422): the client meant something by it.
+ * The document lists these answers (and 415 wherever a body is declared) in
+ * `shared-answers.ts`, with what every other middleware answers.
  */
 export function withConventions<R extends RouteConfig>(route: R): R {
   const query = route.request?.query ?? z.object({});
@@ -28,12 +29,6 @@ export function withConventions<R extends RouteConfig>(route: R): R {
     ...route,
     request: { ...route.request, query: query.strict() },
     middleware: refusesBody ? [...middleware, refuseBody] : middleware,
-    responses: {
-      ...errorResponses(400),
-      ...(takesBody ? errorResponses(415) : {}),
-      ...(refusesBody ? errorResponses(422) : {}),
-      ...route.responses,
-    },
   };
 }
 

@@ -1,12 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import type { Router } from "./api.js";
+import { bearerSecurity } from "./authentication.js";
+import { errorResponses } from "./errors.js";
 
 type OpenAPIRegistry = Router["openAPIRegistry"];
 
-import { errorResponses } from "./errors.js";
-
 type Method = "get" | "post" | "put" | "patch" | "delete";
-type Planned = [method: Method, path: string, tag: string, summary: string];
+/** The access class the specification gives it: public (no credential) or a bearer token. */
+type Access = "public" | "bearer";
+type Planned = [method: Method, path: string, tag: string, summary: string, access: Access];
 
 /**
  * Operations of the interface specification that are agreed but not deployed yet. They are
@@ -14,27 +16,37 @@ type Planned = [method: Method, path: string, tag: string, summary: string];
  * their issue lands; each moves to a real route definition then.
  */
 const PLANNED: Planned[] = [
-  ["get", "/api/v1/fixtures/{fixtureId}/weather", "Weather", "Weather on a fixture's start date at its venue"],
-  ["post", "/api/v1/query-definitions/evaluate", "Analytics", "Evaluate a structured query definition"],
-  ["post", "/api/v1/natural-language-queries", "Analytics", "Answer a plain-English question"],
-  ["get", "/api/v1/weather", "Weather", "Weather for a location and date"],
-  ["post", "/api/v1/batches", "Batches", "Receive a batch package"],
-  ["get", "/api/v1/batches", "Batches", "The caller's batches"],
-  ["get", "/api/v1/batches/{batchReference}", "Batches", "Batch lifecycle status"],
-  ["get", "/api/v1/batches/{batchReference}/report", "Batches", "Batch item outcomes"],
-  ["get", "/api/v1/batches/{batchReference}/report/download", "Batches", "Complete batch report"],
+  [
+    "get",
+    "/api/v1/fixtures/{fixtureId}/weather",
+    "Weather",
+    "Weather on a fixture's start date at its venue",
+    "public",
+  ],
+  ["post", "/api/v1/query-definitions/evaluate", "Analytics", "Evaluate a structured query definition", "public"],
+  ["post", "/api/v1/natural-language-queries", "Analytics", "Answer a plain-English question", "public"],
+  ["get", "/api/v1/weather", "Weather", "Weather for a location and date", "public"],
+  ["post", "/api/v1/batches", "Batches", "Receive a batch package", "bearer"],
+  ["get", "/api/v1/batches", "Batches", "The caller's batches", "bearer"],
+  ["get", "/api/v1/batches/{batchReference}", "Batches", "Batch lifecycle status", "bearer"],
+  ["get", "/api/v1/batches/{batchReference}/report", "Batches", "Batch item outcomes", "bearer"],
+  ["get", "/api/v1/batches/{batchReference}/report/download", "Batches", "Complete batch report", "bearer"],
   [
     "post",
     "/api/v1/batches/{batchReference}/canonical-fixtures",
     "Batches",
     "Create a canonical fixture for an unresolved one",
+    "bearer",
   ],
-  ["get", "/api/v1/dataset-releases", "Dataset releases", "Immutable releases, newest first"],
-  ["get", "/api/v1/dataset-releases/{version}", "Dataset releases", "Release metadata"],
-  ["get", "/api/v1/dataset-releases/{version}/artifact.json", "Dataset releases", "Release artefact bytes"],
-  ["post", "/api/v1/admin/dataset-releases", "Dataset releases", "Publish a dataset release"],
-  ["get", "/api/v1/admin/dataset-release-jobs/{jobId}", "Dataset releases", "Release generation job"],
+  ["get", "/api/v1/dataset-releases", "Dataset releases", "Immutable releases, newest first", "public"],
+  ["get", "/api/v1/dataset-releases/{version}", "Dataset releases", "Release metadata", "public"],
+  ["get", "/api/v1/dataset-releases/{version}/artifact.json", "Dataset releases", "Release artefact bytes", "public"],
+  ["post", "/api/v1/admin/dataset-releases", "Dataset releases", "Publish a dataset release", "bearer"],
+  ["get", "/api/v1/admin/dataset-release-jobs/{jobId}", "Dataset releases", "Release generation job", "bearer"],
 ];
+
+const PLANNED_DESCRIPTION =
+  "Agreed in the interface specification but not deployed yet: it answers 404 NOT_FOUND until it is implemented, when its parameters, bodies and answers are documented here.";
 
 const operationId = (method: Method, path: string) =>
   method +
@@ -51,14 +63,16 @@ const registered = new WeakSet<OpenAPIRegistry>();
 export function registerPlanned(registry: OpenAPIRegistry): void {
   if (registered.has(registry)) return;
   registered.add(registry);
-  for (const [method, path, tag, summary] of PLANNED) {
+  for (const [method, path, tag, summary, access] of PLANNED) {
     const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
     registry.registerPath({
       method,
       path,
       tags: [tag],
       summary,
+      description: PLANNED_DESCRIPTION,
       operationId: operationId(method, path),
+      security: access === "bearer" ? bearerSecurity : [],
       "x-implementation-status": "planned",
       ...(tag === "Deprecated aliases" ? { deprecated: true } : {}),
       request: names.length ? { params: z.object(Object.fromEntries(names.map((n) => [n, z.string()]))) } : {},

@@ -4,7 +4,7 @@ import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
-import { nameFilter, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { nameFilter, oneResource, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findCompetition, listCompetitions } from "./queries/reference.js";
 import { competitionSchema } from "./schemas/reference.js";
 
@@ -33,7 +33,6 @@ const listRoute = createRoute({
         "application/json": { schema: collectionSchema(competitionSchema, "CompetitionPage", "Competitions.") },
       },
     },
-    ...errorResponses(400, 500),
   },
 });
 
@@ -43,6 +42,7 @@ const detailRoute = createRoute({
   tags: ["Public reads"],
   operationId: "getCompetition",
   summary: "One competition",
+  description: oneResource("competition"),
   ...implemented,
   request: { params: z.object({ competitionId: pathId("competitionId", "Competition id.", "ipl") }) },
   responses: {
@@ -50,7 +50,7 @@ const detailRoute = createRoute({
       description: "The competition",
       content: { "application/json": { schema: z.object({ data: competitionSchema }).openapi("CompetitionResponse") } },
     },
-    ...errorResponses(404, 500),
+    ...errorResponses(404),
   },
 });
 

@@ -4,7 +4,7 @@ import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
-import { nameFilter, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { nameFilter, oneResource, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findCompetitor, listCompetitors } from "./queries/reference.js";
 import { competitorSchema } from "./schemas/reference.js";
 
@@ -33,7 +33,6 @@ const listRoute = createRoute({
         "application/json": { schema: collectionSchema(competitorSchema, "CompetitorPage", "Competitors.") },
       },
     },
-    ...errorResponses(400, 500),
   },
 });
 
@@ -43,6 +42,7 @@ const detailRoute = createRoute({
   tags: ["Public reads"],
   operationId: "getCompetitor",
   summary: "One competitor",
+  description: oneResource("competitor"),
   ...implemented,
   request: { params: z.object({ competitorId: pathId("competitorId", "Competitor (team) id.", "mumbai-indians") }) },
   responses: {
@@ -50,7 +50,7 @@ const detailRoute = createRoute({
       description: "The competitor",
       content: { "application/json": { schema: z.object({ data: competitorSchema }).openapi("CompetitorResponse") } },
     },
-    ...errorResponses(404, 500),
+    ...errorResponses(404),
   },
 });
 

@@ -76,9 +76,8 @@ const jsonRoute = createRoute({
       },
     },
     ...notModifiedResponse,
-    ...errorResponses(400, 404),
+    ...errorResponses(404),
     ...tooLarge,
-    ...errorResponses(500),
   },
 });
 
@@ -109,9 +108,8 @@ const csvRoute = createRoute({
       },
     },
     ...notModifiedResponse,
-    ...errorResponses(400, 404),
+    ...errorResponses(404),
     ...tooLarge,
-    ...errorResponses(500),
   },
 });
 

@@ -45,7 +45,7 @@ const listRoute = createRoute({
       },
     },
     ...notModifiedResponse,
-    ...errorResponses(400, 404, 500),
+    ...errorResponses(404),
   },
 });
 
@@ -75,7 +75,7 @@ const detailRoute = createRoute({
       },
     },
     ...notModifiedResponse,
-    ...errorResponses(404, 500),
+    ...errorResponses(404),
   },
 });
 

@@ -85,9 +85,8 @@ const jsonRoute = createRoute({
       },
     },
     ...notModifiedResponse,
-    ...errorResponses(400, 404),
+    ...errorResponses(404),
     ...failures,
-    ...errorResponses(500),
   },
 });
 
@@ -114,9 +113,8 @@ const csvRoute = createRoute({
       },
     },
     ...notModifiedResponse,
-    ...errorResponses(400, 404),
+    ...errorResponses(404),
     ...failures,
-    ...errorResponses(500),
   },
 });
 

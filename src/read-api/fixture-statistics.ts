@@ -103,9 +103,8 @@ const documentRoute = createRoute({
       },
     },
     ...notModifiedResponse,
-    ...errorResponses(400, 404),
+    ...errorResponses(404),
     ...traceConflict,
-    ...errorResponses(500),
   },
 });
 
@@ -140,9 +139,8 @@ const statisticRoute = createRoute({
       },
     },
     ...notModifiedResponse,
-    ...errorResponses(400, 404),
+    ...errorResponses(404),
     ...traceConflict,
-    ...errorResponses(500),
   },
 });
 

@@ -47,7 +47,6 @@ const listRoute = createRoute({
       description: "A page of fixtures",
       content: { "application/json": { schema: collectionSchema(fixtureSchema, "FixturePage", "Fixtures.") } },
     },
-    ...errorResponses(400, 500),
   },
 });
 
@@ -72,7 +71,7 @@ const detailRoute = createRoute({
       },
     },
     ...notModifiedResponse,
-    ...errorResponses(404, 500),
+    ...errorResponses(404),
   },
 });
 

@@ -77,7 +77,7 @@ const route = createRoute({
       },
       content: { "application/json": { schema: leaderboardSchema } },
     },
-    ...errorResponses(400, 404, 500),
+    ...errorResponses(404),
   },
 });
 

@@ -40,3 +40,7 @@ export const idFilter = (description: string, example: string) =>
 
 export const UNKNOWN_PARAMETERS =
   "Unknown query parameters are refused with 400 VALIDATION_FAILED naming them, so a misspelt filter never silently widens a result.";
+
+/** The description of a read of one reference resource by its id. */
+export const oneResource = (what: string) =>
+  `The ${what} with this id, with the fields its list gives. An id no ${what} has is 404 NOT_FOUND.`;

@@ -36,7 +36,7 @@ const route = createRoute({
         },
       },
     },
-    ...errorResponses(400, 404, 500),
+    ...errorResponses(404),
   },
 });
 

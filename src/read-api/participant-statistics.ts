@@ -51,7 +51,7 @@ const listRoute = createRoute({
         },
       },
     },
-    ...errorResponses(400, 404, 500),
+    ...errorResponses(404),
   },
 });
 
@@ -83,7 +83,7 @@ const detailRoute = createRoute({
         },
       },
     },
-    ...errorResponses(404, 500),
+    ...errorResponses(404),
   },
 });
 

@@ -4,7 +4,7 @@ import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
-import { nameFilter, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { nameFilter, oneResource, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findParticipant, listParticipants } from "./queries/reference.js";
 import { participantSchema } from "./schemas/reference.js";
 
@@ -33,7 +33,6 @@ const listRoute = createRoute({
         "application/json": { schema: collectionSchema(participantSchema, "ParticipantPage", "Participants.") },
       },
     },
-    ...errorResponses(400, 500),
   },
 });
 
@@ -43,6 +42,7 @@ const detailRoute = createRoute({
   tags: ["Public reads"],
   operationId: "getParticipant",
   summary: "One participant",
+  description: oneResource("participant"),
   ...implemented,
   request: { params: z.object({ participantId: pathId("participantId", "Participant id.", "ba607b88") }) },
   responses: {
@@ -50,7 +50,7 @@ const detailRoute = createRoute({
       description: "The participant",
       content: { "application/json": { schema: z.object({ data: participantSchema }).openapi("ParticipantResponse") } },
     },
-    ...errorResponses(404, 500),
+    ...errorResponses(404),
   },
 });
 

@@ -45,6 +45,7 @@ const route = createRoute({
     "detail per dependency that does not answer. Reports each projector's lag, which never makes " +
     "an instance unready: reads are served while read models catch up. For load balancers and " +
     "orchestrators; `GET /api/v1/health` is liveness.",
+  security: [],
   ...implemented,
   responses: {
     200: {

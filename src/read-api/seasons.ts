@@ -4,7 +4,7 @@ import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
-import { idFilter, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { idFilter, oneResource, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findSeason, listSeasons } from "./queries/reference.js";
 import { seasonSchema } from "./schemas/reference.js";
 
@@ -31,7 +31,6 @@ const listRoute = createRoute({
       description: "A page of seasons",
       content: { "application/json": { schema: collectionSchema(seasonSchema, "SeasonPage", "Seasons.") } },
     },
-    ...errorResponses(400, 500),
   },
 });
 
@@ -41,6 +40,7 @@ const detailRoute = createRoute({
   tags: ["Public reads"],
   operationId: "getSeason",
   summary: "One season",
+  description: oneResource("season"),
   ...implemented,
   request: { params: z.object({ seasonId: pathId("seasonId", "Season id.", "ipl-2008") }) },
   responses: {
@@ -48,7 +48,7 @@ const detailRoute = createRoute({
       description: "The season",
       content: { "application/json": { schema: z.object({ data: seasonSchema }).openapi("SeasonResponse") } },
     },
-    ...errorResponses(404, 500),
+    ...errorResponses(404),
   },
 });
 

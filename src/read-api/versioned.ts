@@ -1,11 +1,14 @@
 import { z } from "@hono/zod-openapi";
+import { headerRefs } from "../http/response-headers.js";
 
 /** OpenAPI pieces of fixture-scoped responses, which carry the fixture's version as an ETag. */
 export const etagHeader = {
-  ETag: {
+  ...headerRefs("ETag"),
+  "Cache-Control": {
     description:
-      'Version stamp: `"<fixture version>-<digest of the body>"`. Send it back in If-None-Match to get 304 while nothing changed.',
-    schema: { type: "string" as const, example: '"412-3q2-7wEJ6LvE4M9r"' },
+      "`no-cache`: a cache may keep the answer but must revalidate it (If-None-Match) before each use; `private, no-cache` on a keyed read, which carries its consumer's quota; `no-store` on an answer to a bearer token.",
+    required: true,
+    schema: { type: "string" as const, enum: ["no-cache", "private, no-cache", "no-store"], example: "no-cache" },
   },
 };
 

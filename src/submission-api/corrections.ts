@@ -52,13 +52,12 @@ const correctRoute = createRoute({
       description: "The live revision and the scopes to refresh",
       content: { "application/json": { schema: z.object({ data: correctionResultSchema }) } },
     },
-    ...errorResponses(400, 401, 403, 404),
+    ...errorResponses(404),
     409: {
       description:
         "EVENT_CONFLICT: the new ball (or inherited sequence) is held by another live delivery, or crosses a neighbour's order; nothing was stored.",
       content: { "application/json": { schema: errorEnvelopeSchema } },
     },
-    ...errorResponses(413, 422, 500),
   },
 });
 

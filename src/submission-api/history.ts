@@ -28,7 +28,7 @@ const historyRoute = createRoute({
       description: "The audit history",
       content: { "application/json": { schema: z.object({ data: historySchema }) } },
     },
-    ...errorResponses(401, 403, 404, 500),
+    ...errorResponses(404),
   },
 });
 

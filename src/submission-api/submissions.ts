@@ -80,7 +80,7 @@ const submitRoute = createRoute({
       content: { "application/json": { schema: { $ref: "#/components/schemas/DirectSubmission" } } },
     },
   },
-  responses: { ...accepted, ...errorResponses(400, 401, 403), ...conflicts, ...errorResponses(413, 422), ...limited },
+  responses: { ...accepted, ...conflicts, ...limited },
 });
 
 const uploadRoute = createRoute({
@@ -110,7 +110,6 @@ const uploadRoute = createRoute({
   },
   responses: {
     ...accepted,
-    ...errorResponses(401, 403),
     ...conflicts,
     413: {
       description: "PAYLOAD_TOO_LARGE: the file is over 1 MB",

@@ -1,17 +1,35 @@
-import { describe, expect, it } from "vitest";
+import { createRoute, z } from "@hono/zod-openapi";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { implemented, type Router } from "../../src/http/api.js";
+import { ERROR_STATUS } from "../../src/http/errors.js";
+import { headerRefs } from "../../src/http/response-headers.js";
+import { apiRoutes } from "../../src/http/routes.js";
+import type { Person } from "../support/account-api.js";
 import { testApp } from "../support/app.js";
 import { contractClient } from "../support/contract.js";
+import { openSubmissionApi, type SubmissionApi, submission, validEvents } from "../support/submissions.js";
+
+type Operation = {
+  "x-implementation-status": string;
+  description?: string;
+  security?: Record<string, string[]>[];
+  requestBody?: { content: Record<string, unknown> };
+  responses: Record<string, unknown>;
+};
+type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+
+const documentOf = (app: Router) => contractClient(app).document as unknown as Document;
+const operationsOf = (document: Document) =>
+  Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.entries(operations).map(([method, operation]) => ({ path, method, operation })),
+  );
 
 describe("the published contract and the running routes", () => {
   const { app } = testApp();
-  const { document } = contractClient(app);
-  const documented = Object.entries(document.paths as Record<string, Record<string, Record<string, unknown>>>).flatMap(
-    ([path, operations]) =>
-      Object.entries(operations).map(([method, operation]) => ({
-        key: `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`,
-        status: operation["x-implementation-status"],
-      })),
-  );
+  const documented = operationsOf(documentOf(app)).map(({ path, method, operation }) => ({
+    key: `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`,
+    status: operation["x-implementation-status"],
+  }));
   const registered = new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`));
 
   it("documents every registered route as an implemented operation", () => {
@@ -27,5 +45,255 @@ describe("the published contract and the running routes", () => {
   it("marks every operation implemented or planned, and no planned one is reachable", () => {
     for (const d of documented) expect(["implemented", "planned"]).toContain(d.status);
     expect(documented.filter((d) => d.status === "planned" && registered.has(d.key))).toEqual([]);
+  });
+});
+
+describe("the published document", () => {
+  const document = documentOf(testApp().app);
+  const implementedOperations = operationsOf(document).filter(
+    (o) => o.operation["x-implementation-status"] === "implemented",
+  );
+
+  it("gives every operation a description and explicit security", () => {
+    for (const { path, method, operation } of operationsOf(document)) {
+      expect(operation.description, `${method} ${path}`).toEqual(expect.any(String));
+      expect(operation.security, `${method} ${path}`).toBeInstanceOf(Array);
+    }
+  });
+
+  it("lists every error code the server has, and only those, as Error.code", () => {
+    const error = document.components.schemas.Error as { properties: { error: { properties: { code: object } } } };
+    expect(error.properties.error.properties.code).toMatchObject({ type: "string", enum: Object.keys(ERROR_STATUS) });
+  });
+
+  it("documents 500 on every implemented operation, 413 on every write and 415 wherever a body is taken", () => {
+    for (const { path, method, operation } of implementedOperations) {
+      const statuses = Object.keys(operation.responses);
+      expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(["400", "500"]));
+      if (method !== "get") expect(statuses, `${method} ${path}`).toContain("413");
+      if (operation.requestBody) expect(statuses, `${method} ${path}`).toContain("415");
+    }
+  });
+});
+
+/** Routes that answer what the document does not say, to prove the checker refuses them. */
+function registerLiars(app: Router) {
+  const route = (path: string, responses: Parameters<typeof createRoute>[0]["responses"]) =>
+    createRoute({ method: "get", path, operationId: path, description: path, security: [], ...implemented, responses });
+  const json = { "application/json": { schema: z.object({}) } };
+  app.openapi(route("/api/v1/liar/header", { 200: { description: "ok", content: json } }), (c) =>
+    c.json({}, 200, { "X-Debug": "on" }),
+  );
+  app.openapi(
+    route("/api/v1/liar/status", { 201: { description: "created", content: json } }),
+    (c) => c.json({}, 200) as never,
+  );
+  app.openapi(route("/api/v1/liar/media-type", { 200: { description: "ok", content: json } }), (c) =>
+    c.body("a,b\r\n", 200, { "Content-Type": "text/csv" }),
+  );
+  app.openapi(
+    route("/api/v1/liar/required-header", { 200: { description: "ok", headers: headerRefs("ETag"), content: json } }),
+    (c) => c.json({}, 200),
+  );
+}
+
+describe("the contract checker", () => {
+  const api = contractClient(testApp([...apiRoutes, registerLiars]).app);
+
+  it("fails an answer carrying a header its operation does not declare", async () => {
+    await expect(api.get("/api/v1/liar/header")).rejects.toThrow(/sends undocumented headers.*x-debug/s);
+  });
+
+  it("fails an answer with a status its operation does not document", async () => {
+    await expect(api.get("/api/v1/liar/status")).rejects.toThrow(/does not document status 200/);
+  });
+
+  it("fails an answer of a media type its operation does not document", async () => {
+    await expect(api.get("/api/v1/liar/media-type")).rejects.toThrow(/sends text\/csv/);
+  });
+
+  it("fails an answer without a header its operation requires", async () => {
+    await expect(api.get("/api/v1/liar/required-header")).rejects.toThrow(/does not send the required header etag/);
+  });
+});
+
+/**
+ * Every operation driven through the real app over a real database, happy and refused,
+ * each answer checked against the document: its status listed for the operation, every
+ * header it carries declared for that status.
+ */
+describe("every operation, driven through the app", () => {
+  let api: SubmissionApi;
+  let ids: Record<string, string>;
+  let viewer: Person;
+  let apiKey: string;
+  const document = documentOf(testApp().app);
+  const implementedOperations = operationsOf(document).filter(
+    (o) => o.operation["x-implementation-status"] === "implemented",
+  );
+  const schemesOf = (operation: Operation) => (operation.security ?? []).flatMap((s) => Object.keys(s));
+
+  beforeAll(async () => {
+    api = await openSubmissionApi();
+    viewer = await api.signIn();
+    const fixture = await api.aFixtureToSubmitTo();
+    const events = validEvents(fixture, 12);
+    expect((await api.submit(submission(fixture, events))).status).toBe(201);
+    const issued = await api.api.post(
+      "/api/v1/admin/api-consumers",
+      { name: "Contract XI" },
+      { token: api.admin.token },
+    );
+    const consumer = (issued.body as { data: { consumerId: number; apiKey: string } }).data;
+    apiKey = consumer.apiKey;
+    const innings = fixture.innings[0];
+    ids = {
+      fixtureId: fixture.id,
+      eventId: events[0]?.eventId as string,
+      statisticId: "innings-0",
+      participantId: innings?.batting.players[0]?.id as string,
+      competitionId: fixture.season.competition.id,
+      seasonId: fixture.season.id,
+      competitorId: fixture.home.id,
+      userId: viewer.id,
+      consumerId: String(consumer.consumerId),
+      keyId: "1",
+      file: "swagger-ui.css",
+    };
+    await api.world.catchUp();
+  }, 120_000);
+  afterAll(() => api?.close());
+
+  /** The path of an operation with every parameter an id the world holds. */
+  const pathOf = (template: string, names: Record<string, string> = ids) =>
+    template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(names[name] ?? "x"));
+
+  /** The credentials an operation's security asks for: a bearer token, a key where one is required, else none. */
+  const credentialsOf = (operation: Operation): Record<string, string> => {
+    const schemes = schemesOf(operation);
+    if (schemes.includes("bearerAuth")) return { authorization: `Bearer ${api.admin.token}` };
+    if (schemes.includes("apiKey") && !(operation.security ?? []).some((s) => Object.keys(s).length === 0))
+      return { "x-api-key": apiKey };
+    return {};
+  };
+
+  /** The query an operation cannot answer without. */
+  const requiredQuery = (path: string) =>
+    path === "/api/v1/statistics/leaderboards" ? `?scope=season&seasonId=${ids.seasonId}&metric=most_runs` : "";
+
+  const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+    api.api.call(method.toUpperCase(), path, { headers, ...(body === undefined ? {} : { body }) });
+
+  it("answers every implemented operation with a success it documents", async () => {
+    const participantStatistics = await api.api.get(`/api/v1/participants/${ids.participantId}/statistics`);
+    const aggregate = (participantStatistics.body as { data: { statisticId: string }[] }).data[0];
+    for (const { path, operation } of implementedOperations.filter((o) => o.method === "get")) {
+      const names = path.includes("/participants/{participantId}/statistics/")
+        ? { ...ids, statisticId: aggregate?.statisticId ?? "" }
+        : ids;
+      const res = await send("get", `${pathOf(path, names)}${requiredQuery(path)}`, credentialsOf(operation));
+      expect(res.status, `${path}: ${res.text}`).toBe(200);
+    }
+
+    const admin = { token: api.admin.token };
+    const users = "/api/v1/admin/users";
+    const requester = await api.signIn();
+    const rejected = await api.signIn();
+    const promoted = await api.signIn();
+    for (const person of [requester, rejected])
+      expect(
+        (await api.api.post("/api/v1/submitter-access-requests", { competitionId: ids.competitionId }, person)).status,
+      ).toBe(200);
+    expect((await api.api.patch(`${users}/${requester.id}/submitter-access`, { approved: true }, admin)).status).toBe(
+      200,
+    );
+    expect((await api.api.post(`${users}/${rejected.id}/submitter-access/rejection`, undefined, admin)).status).toBe(
+      200,
+    );
+    expect((await api.api.patch(`${users}/${promoted.id}/role`, { role: "admin" }, admin)).status).toBe(200);
+
+    const another = await api.api.post("/api/v1/admin/api-consumers", { name: "Rotated XI" }, admin);
+    const consumer = `/api/v1/admin/api-consumers/${(another.body as { data: { consumerId: number } }).data.consumerId}`;
+    expect((await api.api.post(`${consumer}/keys/rotate`, undefined, admin)).status).toBe(200);
+    expect((await api.api.delete(`${consumer}/keys/2`, undefined, admin)).status).toBe(204);
+
+    const fixture = await api.aFixtureToSubmitTo();
+    const file = JSON.stringify(submission(fixture, validEvents(fixture, 2)));
+    expect((await api.upload(file, "two.json", "application/json")).status).toBe(201);
+    const history = await api.api.get(`/api/v1/submissions/events/${ids.eventId}/history`, admin);
+    const { recorded } = (history.body as { data: { recorded: { state: Record<string, unknown> } } }).data;
+    const { eventId: _e, sequenceNumber: _s, ...event } = recorded.state;
+    const correction = { fixtureId: ids.fixtureId, schemaVersion: "1.0", reason: "contract", event };
+    expect((await api.api.put(`/api/v1/submissions/events/${ids.eventId}`, correction, admin)).status).toBe(200);
+    expect((await api.api.delete("/api/v1/account", { confirmation: "DELETE" }, viewer)).status).toBe(204);
+
+    const succeeded = new Set(api.api.answered.filter((a) => a.status < 400).map((a) => a.operation));
+    const missing = implementedOperations.map((o) => `${o.method} ${o.path}`).filter((key) => !succeeded.has(key));
+    expect(missing).toEqual([]);
+  });
+
+  it("answers a request without credentials, or with a key that is not one, as each operation's security says", async () => {
+    for (const { path, method, operation } of implementedOperations) {
+      const schemes = schemesOf(operation);
+      const anonymous = await send(method, pathOf(path), {});
+      if (schemes.includes("bearerAuth")) {
+        expect(anonymous.status, path).toBe(401);
+        expect(anonymous.headers.get("www-authenticate"), path).toMatch(/^Bearer/);
+      } else if (schemes.includes("apiKey")) {
+        const unknownKey = await send(method, pathOf(path), { "x-api-key": "not-a-key" });
+        expect(unknownKey.status, path).toBe(401);
+        expect(unknownKey.headers.get("www-authenticate"), path).toBe("ApiKey");
+        const keyRequired = !(operation.security ?? []).some((s) => Object.keys(s).length === 0);
+        expect(anonymous.status === 401, path).toBe(keyRequired);
+      } else {
+        expect(anonymous.status, path).not.toBe(401);
+      }
+    }
+  });
+
+  it("answers an unknown query parameter with 400 and a body that is not JSON with 415, both documented", async () => {
+    // Ids that name nothing and empty bodies: nothing is changed whichever check answers first.
+    const absent = Object.fromEntries(Object.keys(ids).map((name) => [name, name.endsWith("Id") ? "999999" : "x"]));
+    for (const { path, method, operation } of implementedOperations) {
+      const credentials = credentialsOf(operation);
+      const json = operation.requestBody?.content["application/json"] !== undefined;
+      const body = method === "get" ? undefined : json ? "{}" : "";
+      const headers = { ...credentials, ...(json ? { "content-type": "application/json" } : {}) };
+      const unknownParameter = await send(method, `${pathOf(path, absent)}?unknownParameter=1`, headers, body);
+      expect(unknownParameter.status, path).toBe(400);
+      if (!json) continue;
+      const malformed = await send(method, pathOf(path), { ...credentials, "content-type": "application/json" }, "{");
+      expect(malformed.status, path).toBe(400);
+      expect((malformed.body as { error: { code: string } }).error.code, path).toBe("INVALID_JSON");
+      const text = await send(method, pathOf(path), { ...credentials, "content-type": "text/plain" }, "{}");
+      expect(text.status, path).toBe(415);
+    }
+  });
+
+  it("answers every write with a body over 1 MB with 413", async () => {
+    const big = JSON.stringify({ padding: "x".repeat(1024 * 1024) });
+    for (const { path, method } of implementedOperations.filter((o) => o.method !== "get")) {
+      const res = await send(method, pathOf(path), { "content-type": "application/json" }, big);
+      expect(res.status, path).toBe(413);
+    }
+  });
+
+  it("answers an unexpected failure with the 500 every operation documents", async () => {
+    // An app without its database: every operation but health and the documentation needs it.
+    const broken = contractClient(testApp().app);
+    // Readiness without a database reports it as not used.
+    const withoutData = ["/api/v1/health", "/api/v1/ready", "/openapi.yaml", "/docs", "/docs/assets/{file}"];
+    for (const { path, method, operation } of implementedOperations) {
+      const headers = credentialsOf(operation);
+      const body = method === "get" ? undefined : "{}";
+      const res = await broken.request(`${pathOf(path)}${requiredQuery(path)}`, {
+        method: method.toUpperCase(),
+        headers: { ...headers, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body }),
+      });
+      expect(res.status, path).toBe(withoutData.includes(path) ? 200 : 500);
+      if (res.status === 500)
+        expect(res.body).toEqual({ error: { code: "INTERNAL_SERVER_ERROR", message: expect.any(String) } });
+    }
   });
 });

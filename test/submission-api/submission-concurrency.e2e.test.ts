@@ -270,14 +270,17 @@ describe("racing corrections", () => {
  */
 async function aSecondServer() {
   vi.resetModules();
-  const [{ createApp }, { apiRoutes }, { createLogger }, { PostgresEventStore }] = await Promise.all([
+  const [{ createApp }, { apiRoutes }, { createLogger }, { openEventStore }] = await Promise.all([
     import("../../src/http/app.js"),
     import("../../src/http/routes.js"),
     import("../../src/http/logging.js"),
-    import("../../src/event-store/postgres.js"),
+    import("../../src/event-store/open.js"),
   ]);
   const app = createApp(
-    { logger: createLogger("silent"), ...api.deps({ store: new PostgresEventStore(api.db.sql) }) },
+    {
+      logger: createLogger("silent"),
+      ...api.deps({ store: openEventStore({ eventStoreUrl: undefined }, api.db.sql) }),
+    },
     apiRoutes,
   );
   return bearerClient(app);

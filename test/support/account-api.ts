@@ -50,6 +50,7 @@ export function bearerClient(app: Router) {
     });
   return {
     document: api.document,
+    answered: api.answered,
     call,
     get: (path: string, options?: CallOptions) => call("GET", path, options),
     post: (path: string, body?: Body, options?: CallOptions) => call("POST", path, { ...options, body }),
