@@ -239,7 +239,8 @@ describe("submission rate limit, counter unreachable", () => {
     for (const send of [balls.submit, balls.upload]) {
       const res = await send();
       expectError(res, 503, "RATE_LIMIT_UNAVAILABLE");
-      expect(header(res, "Retry-After")).toBeNull();
+      // Every 503 says when to try again (docs/http.md).
+      expect(header(res, "Retry-After")).toBe("2");
     }
     expect(await api.publicEvents(fixture.id)).toEqual([]);
     expect(await acceptances(api, fixture.id)).toEqual([]);
