@@ -3,6 +3,7 @@ import { activeAccountKey, listActiveAccounts } from "../accounts/queries.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { application, bearerSecurity, registerBearerScheme, requireCaller } from "../http/authentication.js";
+import { storableTimestamp } from "../http/dates.js";
 import { ApiError, errorResponses } from "../http/errors.js";
 import { collectionSchema, cursorParam, integerParam, keysetPage } from "../http/pagination.js";
 import { ProviderUnavailable } from "../identity/provider-admin.js";
@@ -77,7 +78,7 @@ export function registerAdminUsers(app: Router, deps: AppDependencies) {
       scope: { operation: "listUsers", inputs: {} },
       limit,
       cursor,
-      key: z.tuple([z.string(), z.string()]),
+      key: z.tuple([storableTimestamp(), z.string()]),
       fetch: async (after, take) =>
         (await listActiveAccounts(sql(), { after, take })).map((a) => ({ item: a, key: activeAccountKey(a) })),
     });

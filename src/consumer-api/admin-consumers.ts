@@ -16,7 +16,7 @@ import {
   settled,
 } from "../http/authentication.js";
 import { errorEnvelopeSchema, errorResponses } from "../http/errors.js";
-import { collectionSchema, cursorParam, keysetPage, limitParam } from "../http/pagination.js";
+import { collectionSchema, cursorParam, INTEGER_MAX, keysetPage, limitParam } from "../http/pagination.js";
 import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
 import { numericIdsHook, numericPathId } from "./params.js";
 
@@ -239,7 +239,7 @@ export function registerAdminConsumers(app: Router, deps: AppDependencies) {
       scope: { operation: "listApiConsumers", inputs: {} },
       limit,
       cursor,
-      key: z.tuple([z.number().int()]),
+      key: z.tuple([z.number().int().min(1).max(INTEGER_MAX)]),
       fetch: async (after, take) =>
         (await listOwnedConsumers(sql(), owner, { after: after?.[0], take })).map((consumer) => ({
           item: toApi(consumer),

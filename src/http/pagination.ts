@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { z } from "@hono/zod-openapi";
 import { parseJson } from "../bounded-json.js";
 import { ApiError } from "./errors.js";
+import { unstorablePaths } from "./storable-text.js";
 
 /**
  * Cursor (keyset) pagination shared by every collection.
@@ -15,6 +16,9 @@ import { ApiError } from "./errors.js";
  */
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 100;
+
+/** The largest value of a PostgreSQL `integer` column: a cursor's key compared with one must fit it. */
+export const INTEGER_MAX = 2_147_483_647;
 
 /**
  * A whole-number query parameter. Digits only: an empty value, `1.5`, `1e2`, `-1` or `0x10`
@@ -101,8 +105,10 @@ export function decodeCursor<K>(cursor: string | undefined, scope: CursorScope, 
   } catch {
     throw invalidCursor("Not a cursor this API issued");
   }
+  // A key the server could not have issued (text the database cannot hold, a value of
+  // another type or range than its column's) would fail the query: it is the client's error.
   const parsed = z.object({ s: z.string(), k: key }).safeParse(decoded);
-  if (!parsed.success) throw invalidCursor("Not a cursor this API issued");
+  if (!parsed.success || unstorablePaths(parsed.data.k).length > 0) throw invalidCursor("Not a cursor this API issued");
   if (parsed.data.s !== digest(scope)) {
     throw invalidCursor(
       "The cursor belongs to other filters, another sort or another resource; start again without it",

@@ -4,7 +4,7 @@ import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { versionedJson } from "../http/etag.js";
-import { cursorParam, keysetPage, limitParam, paginationSchema } from "../http/pagination.js";
+import { cursorParam, INTEGER_MAX, keysetPage, limitParam, paginationSchema } from "../http/pagination.js";
 import { eventFilters } from "./event-filters.js";
 import { pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findEvent, listEvents } from "./queries/events.js";
@@ -12,7 +12,8 @@ import { fixtureVersion } from "./queries/fixtures.js";
 import { eventSchema } from "./schemas/event.js";
 import { etagHeader, fixtureVersionField, ifNoneMatchParameter, notModifiedResponse } from "./versioned.js";
 
-const eventKey = z.tuple([z.number().int().min(0), z.number().int().min(0), z.uuid()]);
+const ordinal = z.number().int().min(0).max(INTEGER_MAX);
+const eventKey = z.tuple([ordinal, ordinal, z.uuid()]);
 const fixtureId = pathId("fixtureId", "Fixture id.", "1426312");
 
 const listRoute = createRoute({

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
+import { storableDate } from "../http/dates.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { versionedJson } from "../http/etag.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
@@ -10,8 +11,8 @@ import { findFixture, listFixtures } from "./queries/fixtures.js";
 import { fixtureDetailSchema, fixtureSchema } from "./schemas/fixture.js";
 import { etagHeader, ifNoneMatchParameter, notModifiedResponse } from "./versioned.js";
 
-const fixtureKey = z.tuple([z.iso.date(), z.string()]);
-const date = (description: string, example: string) => z.iso.date().optional().openapi({ description, example });
+const fixtureKey = z.tuple([storableDate(), z.string()]);
+const date = (description: string, example: string) => storableDate().optional().openapi({ description, example });
 
 const listQuery = z
   .object({

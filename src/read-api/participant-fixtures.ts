@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
+import { storableDate } from "../http/dates.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
 import { pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
@@ -9,7 +10,7 @@ import { listParticipantFixtures } from "./queries/fixtures.js";
 import { findParticipant } from "./queries/reference.js";
 import { participantFixtureSchema } from "./schemas/fixture.js";
 
-const fixtureKey = z.tuple([z.iso.date(), z.string()]);
+const fixtureKey = z.tuple([storableDate(), z.string()]);
 
 const route = createRoute({
   method: "get",

@@ -2,13 +2,14 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
+import { storableDate } from "../http/dates.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
 import { idFilter, oneResource, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findSeason, listSeasons } from "./queries/reference.js";
 import { seasonSchema } from "./schemas/reference.js";
 
-const seasonKey = z.tuple([z.iso.date(), z.string()]);
+const seasonKey = z.tuple([storableDate(), z.string()]);
 
 const listQuery = z.object({
   competitionId: idFilter("Only seasons of this competition.", "ipl"),

@@ -7,6 +7,7 @@ import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { bearerSecurity, callerOf, registerBearerScheme, requireCaller } from "../http/authentication.js";
 import { apiKeySecurity, registerApiKeyScheme } from "../http/canonical-reads.js";
+import { storableDate } from "../http/dates.js";
 import { errorResponses } from "../http/errors.js";
 import {
   cursorParam,
@@ -17,7 +18,7 @@ import {
   paginationSchema,
 } from "../http/pagination.js";
 import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
-import { FIRST_DATE, utcDate } from "../usage/dates.js";
+import { utcDate } from "../usage/dates.js";
 import { usageKey, usageRows } from "../usage/queries.js";
 import { DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS, usageWindow } from "../usage/window.js";
 
@@ -29,12 +30,7 @@ import { DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS, usageWindow } from "../usage/window
 
 const TAGS = ["API consumers"];
 
-const date = (description: string, example: string) =>
-  z.iso
-    .date()
-    .refine((value) => value >= FIRST_DATE, `Expected a date from ${FIRST_DATE}`)
-    .optional()
-    .openapi({ description, example });
+const date = (description: string, example: string) => storableDate().optional().openapi({ description, example });
 
 const query = z.object({
   from: date(

@@ -1,3 +1,5 @@
+import { FIRST_DATE, LAST_DATE } from "../http/dates.js";
+
 /**
  * UTC calendar dates as `YYYY-MM-DD` strings: the unit usage is counted, kept and asked for
  * in. Such strings sort in date order, so comparing them compares the dates.
@@ -8,10 +10,6 @@ const DAY_MS = 86_400_000;
 
 /** The UTC date `at` falls on. */
 export const utcDate = (at: Date): UtcDate => at.toISOString().slice(0, 10);
-
-/** The first and last dates a usage read can name: four-digit years from 1, as PostgreSQL holds them. */
-export const FIRST_DATE: UtcDate = "0001-01-01";
-export const LAST_DATE: UtcDate = "9999-12-31";
 
 /** The date `days` after `date` (before it when negative), held within FIRST_DATE and LAST_DATE. */
 export function addDays(date: UtcDate, days: number): UtcDate {

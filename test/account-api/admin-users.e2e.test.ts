@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type AccountApi, type ApiUser, expectError, openAccountApi, type Person } from "../support/account-api.js";
 import type { FailureMode } from "../support/identity-provider.js";
+import { keyOf, rekeyed } from "../support/read-api.js";
 
 /**
  * GET /api/v1/admin/users: active users only, oldest first, each with the email the
@@ -137,6 +138,24 @@ describe("the active users", () => {
     const ids = [...first.data, ...rest.data].map((u) => u.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.at(-1)).toBe(newcomer.id);
+  });
+
+  // Forged from a real cursor: each was a 500, found by the fuzz (the query cast them to timestamptz, or could not send them).
+  it.each([
+    ["a word PostgreSQL reads as a time", "allballs"],
+    ["infinity", "infinity"],
+    ["year 0000", "0000-01-01T00:00:00.000Z"],
+    ["an empty string", ""],
+    ["an unpaired surrogate", "\ud800"],
+    ["U+0000", "2024-01-01T00:00:00.000Z\u0000"],
+  ])("refuses a cursor forged with %s for its time with 400 naming the cursor", async (_, time) => {
+    const cursor = ((await list("?limit=1")).body as Page).pagination.nextCursor as string;
+    const [, id] = keyOf(cursor);
+    const res = await list(`?limit=1&cursor=${rekeyed(cursor, [time, id])}`);
+    expectError(res, 400, "VALIDATION_FAILED");
+    expect((res.body as { error: { details: { field: string }[] } }).error.details.map((d) => d.field)).toEqual([
+      "cursor",
+    ]);
   });
 
   it.each([

@@ -10,6 +10,7 @@ import {
   type Person,
 } from "../support/account-api.js";
 import type { ApiResponse } from "../support/contract.js";
+import { invalidFields, rekeyed } from "../support/read-api.js";
 
 /**
  * Consumer key administration over HTTP: issue, list, rotate and revoke, as the owning
@@ -177,6 +178,16 @@ describe("listing consumers", () => {
 
   it("refuses an unknown query parameter with 400", async () =>
     expectError(await a.api.get(`${COLLECTION}?owner=me`, { token: admin.token }), 400, "VALIDATION_FAILED"));
+
+  it("refuses a cursor forged with an id no consumer can have with 400 (past PostgreSQL's integer it was a 500)", async () => {
+    await aConsumer({ name: "Another" });
+    const first = await a.api.get(`${COLLECTION}?limit=1`, { token: admin.token });
+    const cursor = (first.body as { pagination: { nextCursor: string } }).pagination.nextCursor;
+    for (const id of [2 ** 31, 0, -1, 1.5, "1"])
+      expect(
+        invalidFields(await a.api.get(`${COLLECTION}?limit=1&cursor=${rekeyed(cursor, [id])}`, { token: admin.token })),
+      ).toEqual(["cursor"]);
+  });
 });
 
 describe("the raw key", () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aFixture, type BuiltDelivery, type FixtureBuilder } from "../support/cricket-builders.js";
-import { everyPage, invalidFields, openReadApi, type ReadApi } from "../support/read-api.js";
+import { everyPage, invalidFields, keyOf, openReadApi, type ReadApi, rekeyed } from "../support/read-api.js";
 
 type ApiEvent = { eventId: string; revision: number; runs: { total: number } } & Record<string, unknown>;
 
@@ -124,6 +124,18 @@ describe("GET /api/v1/fixtures/{fixtureId}/events", () => {
     ).toEqual(["cursor"]);
     for (const junk of ["nope", "eyJzIjoxfQ", Buffer.from('{"s":"x","k":[0,"a","b"]}').toString("base64url")])
       expect(invalidFields(await r.api.get(`${eventsPath}?cursor=${junk}`))).toEqual(["cursor"]);
+    // The right scope with a key the server never issues: an ordinal past PostgreSQL's integer was a 500 (found by the fuzz).
+    const [ordinal, sequence, eventId] = keyOf(decodeURIComponent(cursor));
+    for (const key of [
+      [2 ** 31, sequence, eventId],
+      [ordinal, 2 ** 31, eventId],
+      [ordinal, sequence, "\u0000"],
+    ])
+      expect(
+        invalidFields(
+          await r.api.get(`${eventsPath}?limit=5&overNumber=1&cursor=${rekeyed(decodeURIComponent(cursor), key)}`),
+        ),
+      ).toEqual(["cursor"]);
   });
 
   it("answers bad parameters with 400 naming each one", async () => {

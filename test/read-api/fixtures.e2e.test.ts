@@ -7,7 +7,7 @@ import {
   type FixtureBuilder,
   type TeamBuilder,
 } from "../support/cricket-builders.js";
-import { everyPage, invalidFields, openReadApi, type ReadApi } from "../support/read-api.js";
+import { everyPage, invalidFields, keyOf, openReadApi, type ReadApi, rekeyed } from "../support/read-api.js";
 
 type ApiFixture = { fixtureId: string; startDate: string } & Record<string, unknown>;
 
@@ -95,8 +95,11 @@ describe("GET /api/v1/fixtures", () => {
   });
 
   it("answers invalid filters, sorts and cursors with 400 naming the parameter", async () => {
-    for (const date of ["2024-02-30", "2024-4-1", "", "yesterday"])
+    // 0000-01-01 is a valid ISO date, but PostgreSQL has no year 0: the fuzz found it was a 500.
+    for (const date of ["2024-02-30", "2024-4-1", "", "yesterday", "0000-01-01"]) {
       expect(invalidFields(await r.api.get(`/api/v1/fixtures?startDateFrom=${date}`))).toEqual(["startDateFrom"]);
+      expect(invalidFields(await r.api.get(`/api/v1/fixtures?startDateTo=${date}`))).toEqual(["startDateTo"]);
+    }
     expect(invalidFields(await r.api.get(`/api/v1/fixtures?startDateFrom=${day(5)}&startDateTo=${day(4)}`))).toEqual([
       "startDateTo",
     ]);
@@ -112,6 +115,13 @@ describe("GET /api/v1/fixtures", () => {
     ]);
     expect(
       invalidFields(await r.api.get(`/api/v1/fixtures?limit=2&gender=male&sort=-startDate&cursor=${cursor}`)),
+    ).toEqual(["cursor"]);
+    // A cursor whose date the server could not have issued (the fuzz found year 0000 was a 500).
+    const [, id] = keyOf(cursor);
+    expect(
+      invalidFields(
+        await r.api.get(`/api/v1/fixtures?limit=2&gender=male&cursor=${rekeyed(cursor, ["0000-01-01", id])}`),
+      ),
     ).toEqual(["cursor"]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aCompetition, aFixture, aParticipant, aSeason, aTeam } from "../support/cricket-builders.js";
-import { everyPage, invalidFields, openReadApi, type ReadApi } from "../support/read-api.js";
+import { everyPage, invalidFields, keyOf, openReadApi, type ReadApi, rekeyed } from "../support/read-api.js";
 
 const competitions = [
   aCompetition({ name: "Indian Premier League", alternativeNames: ["IPL"] }),
@@ -157,5 +157,20 @@ describe("competitions, seasons, competitors and participants", () => {
       "cursor",
     ]);
     expect(invalidFields(await r.api.get(`/api/v1/competitors?limit=1&cursor=${cursor}`))).toEqual(["cursor"]);
+    // Text PostgreSQL cannot hold in a name's key: a 500 the fuzz found.
+    const [, competitionId] = keyOf(cursor);
+    for (const name of ["a\u0000b", "\ud800"])
+      expect(
+        invalidFields(await r.api.get(`/api/v1/competitions?limit=1&cursor=${rekeyed(cursor, [name, competitionId])}`)),
+      ).toEqual(["cursor"]);
+    // A season cursor dated in year 0000, which PostgreSQL cannot compare with (a 500 the fuzz found).
+    const season = await r.api.get("/api/v1/seasons?limit=1");
+    const seasonCursor = (season.body as { pagination: { nextCursor: string } }).pagination.nextCursor;
+    const [, seasonId] = keyOf(seasonCursor);
+    expect(
+      invalidFields(
+        await r.api.get(`/api/v1/seasons?limit=1&cursor=${rekeyed(seasonCursor, ["0000-01-01", seasonId])}`),
+      ),
+    ).toEqual(["cursor"]);
   });
 });

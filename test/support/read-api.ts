@@ -45,6 +45,16 @@ export async function everyPage<T>(api: ReadApi["api"], path: string, limit: num
   throw new Error(`${path}: more than 1000 pages`);
 }
 
+/** The sort key a cursor continues after. */
+export const keyOf = (cursor: string): unknown[] =>
+  (JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { k: unknown[] }).k;
+
+/** `cursor` with another sort key: what a client can forge, the cursor's scope digest being no secret. */
+export function rekeyed(cursor: string, key: unknown[]): string {
+  const { s } = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { s: string };
+  return Buffer.from(JSON.stringify({ s, k: key })).toString("base64url");
+}
+
 /** The detail of a 400 VALIDATION_FAILED, by field. */
 export function invalidFields(res: ApiResponse): string[] {
   expect(res.status, res.text).toBe(400);
