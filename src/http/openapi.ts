@@ -17,10 +17,15 @@ each answer carries. A few answers belong to no operation, in the same envelope 
 \`X-Request-Id\` (and \`API-Version\` under /api/v1): 404 \`NOT_FOUND\` for a path no operation
 has (\`UNSUPPORTED_API_VERSION\` under an /api/vN other than v1); 405 \`METHOD_NOT_ALLOWED\`, with
 \`Allow\` listing the path's methods, for a method the path does not take (its access checks
-answer first, as they do for its operations: 401, 403 or 429 with the headers they set).
-Requests the server cannot read are refused before any operation, without those headers:
-431 \`REQUEST_HEADERS_TOO_LARGE\` for headers over 16 KB, 400 \`MALFORMED_REQUEST\` for bytes
-that are not HTTP/1.1 or a missing Host, 408 \`REQUEST_TIMEOUT\`.
+answer first, as they do for its operations: 401, 403 or 429 with the headers they set; so
+do those of a path below an operation's, such as \`/api/v1/admin/users/{userId}/role/\`).
+On any path, before routing: 400 \`MALFORMED_REQUEST\` for a path with a \`.\` or \`..\`
+segment (encoded or not), 413 \`PAYLOAD_TOO_LARGE\` for a body over 1 MB, 400
+\`INVALID_JSON\` for JSON nested deeper than 64 levels, 503 \`DATABASE_UNAVAILABLE\` under
+/api/v1 while the database cannot be reached. Requests the server cannot read are refused
+before any operation, without those headers: 431 \`REQUEST_HEADERS_TOO_LARGE\` for headers
+over 16 KB, 400 \`MALFORMED_REQUEST\` for bytes that are not HTTP/1.1 or a missing Host, 408
+\`REQUEST_TIMEOUT\`.
 
 Every answer also carries the same security headers, not repeated per operation:
 \`Content-Security-Policy\` (\`default-src 'none'; frame-ancestors 'none'\`; the documentation

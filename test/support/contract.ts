@@ -45,6 +45,20 @@ const UNROUTED_HEADERS = ["x-request-id", "api-version", "allow", "cache-control
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 
+/** Answers to access checks, which a path's middleware gives before its operations. */
+const ACCESS_CHECKS = [401, 403, 429, 503];
+
+/**
+ * Refusals of requests the server cannot read or serve, made before any route on every path
+ * (the document's description lists them): code and status.
+ */
+const BEFORE_ROUTING: Record<string, number> = {
+  MALFORMED_REQUEST: 400,
+  INVALID_JSON: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  DATABASE_UNAVAILABLE: 503,
+};
+
 const templateToRegExp = (template: string) =>
   new RegExp(`^${template.replace(/[.]/g, "\\.").replace(/\{[^}]+\}/g, "[^/]+")}$`);
 
@@ -91,11 +105,19 @@ export function contractChecker(document: Document) {
       .flatMap(({ template }) => Object.entries(document.paths[template] ?? {}))
       .filter(([, operation]) => operation["x-implementation-status"] === "implemented");
 
+  /** The implemented operations of the paths `pathname` lies below, whose access checks guard it too. */
+  const implementedAbove = (pathname: string) =>
+    templates
+      .filter(({ pattern }) => new RegExp(`${pattern.source.slice(0, -1)}/`).test(pathname))
+      .flatMap(({ template }) => Object.entries(document.paths[template] ?? {}))
+      .filter(([, operation]) => operation["x-implementation-status"] === "implemented");
+
   /**
-   * An answer no operation gives: 404 where the path has no implemented operation; else 405
-   * with `Allow` naming the path's methods (HEAD beside GET), unless the path's own access
-   * checks answered first (401, 403, 429, 503). The path's middleware runs either way, so
-   * the answer may carry the headers its operations declare.
+   * An answer no operation gives: a refusal made before any route (BEFORE_ROUTING); else,
+   * where the path has no implemented operation, 404 (or the access checks of a path it lies
+   * below: 401, 403, 429, 503); else 405 with `Allow` naming the path's methods (HEAD beside
+   * GET), unless the path's own access checks answered first. The path's middleware runs
+   * either way, so the answer may carry the headers its operations declare.
    */
   function unrouted(pathname: string, method: string, response: ApiResponse) {
     const where = `${method} ${pathname}`;
@@ -103,15 +125,25 @@ export function contractChecker(document: Document) {
     const methods = new Set(operations.map(([name]) => name.toUpperCase()));
     if (methods.has("GET")) methods.add("HEAD");
     const allowed = METHODS.filter((name) => methods.has(name));
-    if (allowed.length === 0) expect(response.status, `${where} is not an implemented operation`).toBe(404);
+    const above = allowed.length === 0 ? implementedAbove(pathname) : [];
+    const code = (response.body as { error?: { code?: string } } | undefined)?.error?.code;
+    if (method === "OPTIONS" && response.status === 204) {
+      // A CORS preflight, which approved origins get on every path alike.
+      return;
+    }
+    if (code !== undefined && BEFORE_ROUTING[code] === response.status) {
+      // Refused before any route.
+    } else if (allowed.length === 0 && ACCESS_CHECKS.includes(response.status) && above.length > 0) {
+      // The access checks of a path it lies below answered first.
+    } else if (allowed.length === 0) expect(response.status, `${where} is not an implemented operation`).toBe(404);
     else if (response.status === 405) expect(response.headers.get("allow"), `${where}: Allow`).toBe(allowed.join(", "));
     else {
-      expect([401, 403, 429, 503], `${where}: a method the path does not take`).toContain(response.status);
+      expect(ACCESS_CHECKS, `${where}: a method the path does not take`).toContain(response.status);
       const documented = operations.some(([, operation]) => String(response.status) in (operation.responses ?? {}));
       expect(documented, `${where}: ${response.status} is documented by none of the path's operations`).toBe(true);
     }
     expect(response.body, where).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
-    const pathHeaders = operations.flatMap(([, operation]) =>
+    const pathHeaders = [...operations, ...above].flatMap(([, operation]) =>
       Object.values(operation.responses ?? {}).flatMap((answer) => Object.keys(answer.headers ?? {})),
     );
     const documented = new Set([...UNROUTED_HEADERS, ...pathHeaders.map((name) => name.toLowerCase())]);
@@ -132,7 +164,9 @@ export function contractChecker(document: Document) {
     const method = requestMethod === "head" ? "get" : requestMethod;
     const match = templates.find((t) => t.pattern.test(pathname) && document.paths[t.template]?.[method]);
     const operation = match ? document.paths[match.template]?.[method] : undefined;
-    if (!operation || !match) {
+    // A path with a dot segment is refused as sent, not as the URL it resolves to.
+    const malformed = (response.body as { error?: { code?: string } } | undefined)?.error?.code === "MALFORMED_REQUEST";
+    if (!operation || !match || malformed) {
       unrouted(pathname, requestMethod.toUpperCase(), response);
       return undefined;
     }
