@@ -95,7 +95,7 @@ export const shownName = (displayName: string | null) => displayName ?? TOMBSTON
 /** A competition scope as a set: each id once, sorted. */
 export const scope = (competitionIds: readonly string[]) => [...new Set(competitionIds)].sort();
 
-/** Corrections and their history: an admin anywhere, a submitter within the granted competitions. */
-export const mayCorrectIn = (account: Account, competitionId: string) =>
+/** Corrections, their history and batches: an admin anywhere, a submitter within the granted competitions. */
+export const mayWriteIn = (account: Account, competitionId: string) =>
   !account.disabled &&
   (account.role === "admin" || (account.role === "submitter" && account.competitionIds.includes(competitionId)));

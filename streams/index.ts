@@ -1,4 +1,5 @@
 import { accountEvents } from "./account.js";
+import { batchEvents } from "./batch.js";
 import { EventCatalogue } from "./catalogue.js";
 import { competitionEvents } from "./competition.js";
 import { consumerEvents } from "./consumer.js";
@@ -20,6 +21,7 @@ export const catalogue = new EventCatalogue([
   ...fixtureEvents,
   ...accountEvents,
   ...consumerEvents,
+  ...batchEvents,
 ]);
 
 /** Any event of the service, as the catalogue types it. */

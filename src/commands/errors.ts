@@ -22,7 +22,9 @@ export type DomainErrorCode =
   /** The command collides with what the ledger holds (a place taken, a stream that kept moving). */
   | "EVENT_CONFLICT"
   /** A role or access change the account's state machine does not allow. */
-  | "INVALID_SUBMITTER_ACCESS_TRANSITION";
+  | "INVALID_SUBMITTER_ACCESS_TRANSITION"
+  /** An idempotency key already used for other content. */
+  | "IDEMPOTENCY_KEY_REUSED";
 
 export abstract class DomainError extends Error {
   abstract readonly code: DomainErrorCode;

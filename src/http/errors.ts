@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   DUPLICATE_EVENT_ID: 409,
   EVENT_CONFLICT: 409,
   INVALID_SUBMITTER_ACCESS_TRANSITION: 409,
+  IDEMPOTENCY_KEY_REUSED: 409,
   TRACE_CHANGED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -138,6 +139,7 @@ export const DOMAIN_STATUS = {
   DUPLICATE_EVENT_ID: 409,
   EVENT_CONFLICT: 409,
   INVALID_SUBMITTER_ACCESS_TRANSITION: 409,
+  IDEMPOTENCY_KEY_REUSED: 409,
 } as const satisfies Record<DomainErrorCode, ContentfulStatusCode>;
 
 /** The answer to a domain refusal: its code, message and problems in the envelope, at its code's status. */

@@ -1,6 +1,7 @@
 import { registerAccount } from "../account-api/account.js";
 import { registerAdminUsers } from "../account-api/admin-users.js";
 import { registerSubmitterAccess } from "../account-api/submitter-access.js";
+import { registerBatches } from "../batch-api/batches.js";
 import { registerAdminConsumers } from "../consumer-api/admin-consumers.js";
 import { registerCompetitions } from "../read-api/competitions.js";
 import { registerCompetitors } from "../read-api/competitors.js";
@@ -51,4 +52,5 @@ export const apiRoutes: readonly RouteRegistration[] = [
   registerSubmissions,
   registerCorrections,
   registerDeliveryHistory,
+  registerBatches,
 ];

@@ -1,4 +1,5 @@
 import { accounts } from "./accounts.js";
+import { batches } from "./batches.js";
 import { consumers } from "./consumers.js";
 import { deliveries } from "./deliveries.js";
 import { deliveryHistory } from "./delivery-history.js";
@@ -18,4 +19,5 @@ export const projectors: readonly Projector[] = [
   statistics,
   accounts,
   consumers,
+  batches,
 ];

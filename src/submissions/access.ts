@@ -1,4 +1,4 @@
-import { type Account, mayCorrectIn } from "../../streams/account-state.js";
+import { type Account, mayWriteIn } from "../../streams/account-state.js";
 import { CorrectionForbidden } from "../commands/submissions/errors.js";
 
 /*
@@ -14,6 +14,6 @@ export function mayCorrectAny(account: Account): void {
 
 /** Refuses a submitter outside the competition of the fixture concerned. */
 export function mayCorrectInCompetition(account: Account, competitionId: string): void {
-  if (!mayCorrectIn(account, competitionId))
+  if (!mayWriteIn(account, competitionId))
     throw new CorrectionForbidden(account.accountId, "This fixture's competition is outside your submitter scope");
 }

@@ -6,6 +6,7 @@ import { headerRefs } from "../../src/http/response-headers.js";
 import { apiRoutes } from "../../src/http/routes.js";
 import type { Person } from "../support/account-api.js";
 import { testApp } from "../support/app.js";
+import { aPackage, sendBatch } from "../support/batches.js";
 import { contractClient } from "../support/contract.js";
 import { openSubmissionApi, type SubmissionApi, submission, validEvents } from "../support/submissions.js";
 
@@ -146,8 +147,10 @@ describe("every operation, driven through the app", () => {
     );
     const consumer = (issued.body as { data: { consumerId: number; apiKey: string } }).data;
     apiKey = consumer.apiKey;
+    const batch = await sendBatch(api.api, aPackage(fixture.season.competition), { token: api.admin.token });
     const innings = fixture.innings[0];
     ids = {
+      batchReference: (batch.body as { data: { batchReference: string } }).data.batchReference,
       fixtureId: fixture.id,
       eventId: events[0]?.eventId as string,
       statisticId: "innings-0",

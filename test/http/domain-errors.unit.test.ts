@@ -10,6 +10,7 @@ const statuses: Record<DomainErrorCode, number> = {
   DUPLICATE_EVENT_ID: 409,
   EVENT_CONFLICT: 409,
   INVALID_SUBMITTER_ACCESS_TRANSITION: 409,
+  IDEMPOTENCY_KEY_REUSED: 409,
 };
 
 class Refusal extends DomainError {

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { aPackage } from "../batches.js";
 import type { FixtureBuilder } from "../cricket-builders.js";
 import { submission, validEvents } from "../submissions.js";
 
@@ -95,5 +96,15 @@ export function corrections(deliveries: readonly Delivery[]): fc.Arbitrary<Coord
           ...outcome,
         },
       },
+    }));
+}
+
+/** Batch packages for the competition of `open`, of either contract version. */
+export function batchPackages(open: FixtureBuilder): fc.Arbitrary<Coordinated> {
+  return fc
+    .tuple(fc.constantFrom("1.0", "1.1"), fc.stringMatching(/^[a-z0-9-]{1,20}$/))
+    .map(([contractVersion, packageId]) => ({
+      params: {},
+      body: aPackage(open.competition, { contractVersion, packageId }),
     }));
 }

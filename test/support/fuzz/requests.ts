@@ -273,7 +273,14 @@ function headersFor(operation: Operation, world: FuzzWorld): fc.Arbitrary<Record
     [3, fc.constantFrom(...world.apiKeys.refused)],
     [1, hostileHeaderValues],
   );
-  const declaresEtag = operation.parameters.some((p) => p.in === "header" && p.name === "If-None-Match");
+  const declares = (name: string) => operation.parameters.some((p) => p.in === "header" && p.name === name);
+  const declaresEtag = declares("If-None-Match");
+  // New keys mostly; a few shared ones, so that replays and a key reused for other content are reached.
+  const idempotencyKeys = weighted(
+    [6, fc.uuid()],
+    [3, fc.constantFrom("fuzz-world", "fuzz-1", "fuzz-2")],
+    [1, hostileHeaderValues],
+  );
   const etags = world.etags;
   const etagValues = weighted(
     [6, fc.constantFrom(...etags)],
@@ -291,6 +298,7 @@ function headersFor(operation: Operation, world: FuzzWorld): fc.Arbitrary<Record
       header("Authorization", bearerValues, schemes.has("bearerAuth") ? [10, 1] : [1, 12]),
       header("X-API-Key", keyValues, schemes.has("apiKey") ? (anonymous ? [1, 1] : [10, 1]) : [1, 12]),
       header("If-None-Match", etagValues, declaresEtag ? [1, 1] : [1, 30]),
+      header("Idempotency-Key", idempotencyKeys, declares("Idempotency-Key") ? [12, 1] : [1, 30]),
       header("X-Request-Id", hostileHeaderValues, [1, 20]),
       header("Accept", fc.constantFrom("application/xml", "text/csv", "*/*", "application/json;q=0"), [1, 20]),
       header(

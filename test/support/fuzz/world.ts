@@ -12,11 +12,12 @@ import { ReadModelWatch } from "../../../src/projections/watch.js";
 import { addDays, utcDate } from "../../../src/usage/dates.js";
 import { UsageRecorder } from "../../../src/usage/recorder.js";
 import type { Person } from "../account-api.js";
+import { aPackage, sendBatch } from "../batches.js";
 import { type ConsumerApi, openConsumerApi } from "../consumer-api.js";
 import { dismissalKinds } from "../cricket-builders.js";
 import { anOpenFixture, KINDS, submission, validEvents } from "../submissions.js";
 import { givenStoredUsage } from "../usage.js";
-import { type Coordinated, corrections, type Delivery, submissions } from "./acceptable.js";
+import { batchPackages, type Coordinated, corrections, type Delivery, submissions } from "./acceptable.js";
 
 /*
  * The app the fuzz talks to, with real data in it so that requests reach deep code: a
@@ -75,6 +76,8 @@ export async function openFuzzWorld() {
   const accepted = validEvents(open, 12);
   const submitted = await api.api.post("/api/v1/submissions", submission(open, accepted), { token: admin.token });
   expect(submitted.status, submitted.text).toBe(201);
+  const batch = await sendBatch(api.api, aPackage(open.competition), { token: submitter.token, key: "fuzz-world" });
+  expect(batch.status, batch.text).toBe(202);
 
   const [viewer, another, pending, disabled] = [
     await api.signIn(),
@@ -142,6 +145,7 @@ export async function openFuzzWorld() {
     consumerId: [mine.consumerId, spare.consumerId, reader.consumerId].map(String),
     keyId: [mine.keyId, rotated.keyId, spare.keyId, reader.keyId].map(String),
     file: [...docs.matchAll(/\/docs\/assets\/([^"]+)/g)].map((m) => m[1] as string),
+    batchReference: [(batch.body as { data: { batchReference: string } }).data.batchReference],
   };
 
   /** A token of `person` signed in an hour ago: good for everything but deleting the account. */
@@ -256,6 +260,7 @@ export async function openFuzzWorld() {
       "POST /api/v1/submissions": submissions(open),
       "POST /api/v1/submissions/uploads": submissions(open),
       "PUT /api/v1/submissions/events/{eventId}": corrections(correctable),
+      "POST /api/v1/batches": batchPackages(open),
     } as Record<string, fc.Arbitrary<Coordinated>>,
     /** Projectors that failed on an event (their last error), which no answer shows. */
     projectorFailures: async () =>

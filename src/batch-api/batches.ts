@@ -1,0 +1,246 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { IDEMPOTENCY_KEY } from "../../streams/batch.js";
+import { BATCH_STATUSES, type BatchView, batchKey, findBatch, listBatches } from "../batches/queries.js";
+import { BatchForbidden } from "../commands/batches/errors.js";
+import { receiveBatch } from "../commands/batches/handlers.js";
+import { implemented, type Router } from "../http/api.js";
+import type { AppDependencies } from "../http/app.js";
+import {
+  application,
+  bearerSecurity,
+  callerOf,
+  commandContext,
+  registerBearerScheme,
+  requireCaller,
+} from "../http/authentication.js";
+import { storableTimestamp } from "../http/dates.js";
+import { ApiError, errorEnvelopeSchema } from "../http/errors.js";
+import { jsonBody } from "../http/json-body.js";
+import { collectionSchema, cursorParam, DEFAULT_LIMIT, keysetPage, limitParam } from "../http/pagination.js";
+import { jsonPackage } from "../ingest/batches/intake.js";
+import { pathId, readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
+import { batchPackageSchema, batchSchema } from "./schemas.js";
+
+/**
+ * Batch intake and status (bearer): a submitter or an administrator sends a package, which
+ * is stored before the 202 and validated afterwards (docs/batches.md). A batch is seen only
+ * by its sender and administrators; to anyone else it answers as an unknown one does.
+ */
+
+const TAGS = ["Batches"];
+const COLLECTION = "/api/v1/batches";
+const READ_MODELS = ["batches"] as const;
+
+const forbidden = {
+  403: {
+    description:
+      "FORBIDDEN: a disabled account; a viewer sending a package; a package for a competition outside the sender's submitter scope; or a batch that is not the caller's (an unknown reference answers the same)",
+    content: { "application/json": { schema: errorEnvelopeSchema } },
+  },
+};
+
+const idempotencyKeyParameter = {
+  in: "header" as const,
+  name: "Idempotency-Key",
+  required: true,
+  description:
+    "The sender's name for this package, 1 to 255 visible ASCII characters (a UUID serves well), scoped to the sender. Sending the same key with the same content again returns the original receipt (with `Idempotent-Replayed: true`); the same key with other content is 409 IDEMPOTENCY_KEY_REUSED.",
+  schema: { type: "string" as const, example: "9f1c2d7e-5b8a-4c3e-a1f0-6d2b7e9c4a18" },
+};
+
+const receiveRoute = createRoute({
+  method: "post",
+  path: COLLECTION,
+  tags: TAGS,
+  operationId: "receiveBatch",
+  summary: "Send a batch package for validation and review",
+  description:
+    "Stores a batch package (contract version 1.0 or 1.1, one JSON body of at most 1 MB) and answers 202 with its receipt before validating it: the package is durable once the receipt is sent. Intake reads only the package's head: `contractVersion` (others are refused, never read best-effort: 422 UNSUPPORTED_CONTRACT_VERSION), `packageId` and the `competition` it is for, which must name exactly one competition (422 UNRESOLVED_REFERENCE or AMBIGUOUS_REFERENCE on `competition`), inside the sender's submitter scope for a submitter (403). Every other rule is validation's, reported in the batch's report. A submitter or an administrator.",
+  ...implemented,
+  security: bearerSecurity,
+  parameters: [idempotencyKeyParameter],
+  request: {
+    body: {
+      required: true,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/BatchPackage" } } },
+    },
+  },
+  responses: {
+    202: {
+      description: "Received and stored; validation follows. The receipt is the batch as its status shows it.",
+      headers: {
+        Location: {
+          description: "The batch's status URI.",
+          schema: { type: "string", example: `${COLLECTION}/3f6d1c2a-8b4e-5f7a-9c0d-1e2f3a4b5c6d` },
+        },
+        "Idempotent-Replayed": {
+          description: "`true` when the key had received this content before: this is the original receipt.",
+          schema: { type: "string", enum: ["true"] },
+        },
+      },
+      content: { "application/json": { schema: z.object({ data: batchSchema }).openapi("BatchReceipt") } },
+    },
+    ...forbidden,
+    409: {
+      description: "IDEMPOTENCY_KEY_REUSED: the key already received a package with other content; nothing was stored",
+      content: { "application/json": { schema: errorEnvelopeSchema } },
+    },
+    422: {
+      description:
+        "VALIDATION_FAILED: the body cannot be received as a package (its head: contractVersion, packageId, competition); details name each problem. Nothing was stored.",
+      content: { "application/json": { schema: errorEnvelopeSchema } },
+    },
+  },
+});
+
+const listRoute = createRoute({
+  method: "get",
+  path: COLLECTION,
+  tags: TAGS,
+  operationId: "listBatches",
+  summary: "Batches, newest first",
+  description: `The caller's own batches, newest first; an administrator sees every batch. ${UNKNOWN_PARAMETERS}`,
+  ...implemented,
+  security: bearerSecurity,
+  request: {
+    query: z.object({
+      status: z
+        .enum(BATCH_STATUSES)
+        .optional()
+        .openapi({ description: "Only batches in this state (docs/batches.md lists them).", example: "received" }),
+      limit: limitParam,
+      cursor: cursorParam,
+    }),
+  },
+  responses: {
+    200: {
+      description: "A page of batches",
+      content: {
+        "application/json": { schema: collectionSchema(batchSchema, "BatchList", "Batches, newest first.") },
+      },
+    },
+  },
+});
+
+const readRoute = createRoute({
+  method: "get",
+  path: `${COLLECTION}/{batchReference}`,
+  tags: TAGS,
+  operationId: "getBatch",
+  summary: "A batch's lifecycle status",
+  description: `Status, receipt and last-change times, validation progress and item counts of one batch. Its sender and administrators only. ${UNKNOWN_PARAMETERS}`,
+  ...implemented,
+  security: bearerSecurity,
+  request: {
+    params: z.object({
+      batchReference: pathId(
+        "batchReference",
+        "The batch reference of the receipt.",
+        "3f6d1c2a-8b4e-5f7a-9c0d-1e2f3a4b5c6d",
+      ),
+    }),
+  },
+  responses: {
+    200: { description: "The batch", content: { "application/json": { schema: z.object({ data: batchSchema }) } } },
+    ...forbidden,
+    404: {
+      description:
+        "NOT_FOUND: a reference holding text no reference can (U+0000, a lone surrogate), refused as every path parameter is",
+      content: { "application/json": { schema: errorEnvelopeSchema } },
+    },
+  },
+});
+
+const toApi = (batch: BatchView) => {
+  const self = `${COLLECTION}/${batch.batchReference}`;
+  return {
+    batchReference: batch.batchReference,
+    packageId: batch.packageId,
+    contractVersion: batch.contractVersion,
+    competitionId: batch.competitionId,
+    submittedBy: batch.ownerAccountId,
+    status: batch.status,
+    checksum: batch.checksum,
+    fileCount: batch.fileCount,
+    byteCount: batch.byteCount,
+    receivedAt: batch.receivedAt.toISOString(),
+    updatedAt: batch.updatedAt.toISOString(),
+    progress: batch.progress,
+    counts: batch.counts,
+    links: { status: self, report: `${self}/report` },
+  };
+};
+
+/** The key a package is sent under, as the header says it; 400 when absent or malformed. */
+function idempotencyKeyOf(c: Context): string {
+  const key = c.req.header("Idempotency-Key");
+  if (key !== undefined && IDEMPOTENCY_KEY.test(key)) return key;
+  throw new ApiError("VALIDATION_FAILED", "The request needs an Idempotency-Key", [
+    {
+      code: "INVALID_FIELD",
+      message: key === undefined ? "Required: the sender's key for this package" : "1 to 255 visible ASCII characters",
+      field: "Idempotency-Key",
+    },
+  ]);
+}
+
+export function registerBatches(app: Router, deps: AppDependencies) {
+  registerBearerScheme(app);
+  app.openAPIRegistry.register("BatchPackage", batchPackageSchema);
+  const sql = readModels(deps);
+  // The collection and every path below it (Hono's `/*` takes the collection's own path too).
+  app.use(`${COLLECTION}/*`, requireCaller(deps));
+
+  /** The batch, when the caller may see it: its sender, or an administrator. */
+  async function visible(c: Context, batchReference: string): Promise<BatchView> {
+    const { account } = callerOf(c);
+    const batch = await findBatch(sql(), batchReference);
+    if (!batch || (batch.ownerAccountId !== account.accountId && account.role !== "admin"))
+      throw new BatchForbidden("No batch of yours has this reference");
+    return batch;
+  }
+
+  app.openapi(receiveRoute, async (c) => {
+    const { account } = callerOf(c);
+    if (account.role !== "submitter" && account.role !== "admin")
+      throw new ApiError("FORBIDDEN", "Only a submitter or an administrator may send batches");
+    const body = await jsonBody(c);
+    const idempotencyKey = idempotencyKeyOf(c);
+    const intake = jsonPackage(await c.req.text(), body);
+    const services = application(deps);
+    const receipt = await receiveBatch(
+      { store: services.store, sql: sql() },
+      { sender: account, idempotencyKey, intake },
+      commandContext(c),
+    );
+    // A replayed key appends nothing, but the batch may still be on its way to the read model.
+    await services.projections?.waitFor(READ_MODELS, receipt.position);
+    const batch = await visible(c, receipt.batchReference);
+    const headers: Record<string, string> = { Location: toApi(batch).links.status };
+    if (receipt.events.length === 0) headers["Idempotent-Replayed"] = "true";
+    return c.json({ data: toApi(batch) }, 202, headers);
+  });
+
+  app.openapi(listRoute, async (c) => {
+    const { status, limit = DEFAULT_LIMIT, cursor } = c.req.valid("query");
+    const { account } = callerOf(c);
+    const ownerAccountId = account.role === "admin" ? undefined : account.accountId;
+    const page = await keysetPage({
+      scope: { operation: "listBatches", inputs: { status, ownerAccountId } },
+      limit,
+      cursor,
+      key: z.tuple([storableTimestamp(), z.uuid()]),
+      fetch: async (after, take) =>
+        (await listBatches(sql(), { ownerAccountId, status }, { after, take })).map((b) => ({
+          item: toApi(b),
+          key: batchKey(b),
+        })),
+    });
+    return c.json(page, 200);
+  });
+
+  app.openapi(readRoute, async (c) =>
+    c.json({ data: toApi(await visible(c, c.req.valid("param").batchReference)) }, 200),
+  );
+}

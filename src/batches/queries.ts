@@ -1,0 +1,107 @@
+import type { CONTRACT_VERSIONS } from "../../streams/batch.js";
+import { isUuid } from "../../streams/shared.js";
+import type { Sql } from "../db/database.js";
+import type { Candidate } from "./references.js";
+
+/**
+ * Reads for batch intake and the batch routes: the competitions a package may name, and the
+ * `batch` read model (src/projections/batches.ts).
+ */
+
+/** Every competition, with the names and source ids a reference may match: they are few. */
+export async function competitionCandidates(sql: Sql): Promise<Candidate[]> {
+  const rows = await sql<{ competition_id: string; name: string; alternative_names: string[]; source_ids: string[] }[]>`
+    select competition_id, name, alternative_names, source_ids from competition`;
+  return rows.map((r) => ({ id: r.competition_id, name: r.name, names: r.alternative_names, sourceIds: r.source_ids }));
+}
+
+export const BATCH_STATUSES = ["received"] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+export type BatchView = {
+  batchReference: string;
+  ownerAccountId: string;
+  competitionId: string;
+  packageId: string;
+  contractVersion: (typeof CONTRACT_VERSIONS)[number];
+  checksum: string;
+  status: BatchStatus;
+  fileCount: number;
+  byteCount: number;
+  receivedAt: Date;
+  updatedAt: Date;
+  progress: { itemsDone: number; itemsTotal: number | null };
+  counts: { accepted: number; rejected: number; unresolved: number; duplicate: number; conflicting: number };
+};
+
+type BatchRow = {
+  batch_reference: string;
+  owner_account_id: string;
+  competition_id: string;
+  package_id: string;
+  contract_version: (typeof CONTRACT_VERSIONS)[number];
+  checksum: string;
+  status: BatchStatus;
+  file_count: number;
+  byte_count: number;
+  received_at: Date;
+  updated_at: Date;
+  items_done: number;
+  items_total: number | null;
+  accepted: number;
+  rejected: number;
+  unresolved: number;
+  duplicate: number;
+  conflicting: number;
+};
+
+const view = (r: BatchRow): BatchView => ({
+  batchReference: r.batch_reference,
+  ownerAccountId: r.owner_account_id,
+  competitionId: r.competition_id,
+  packageId: r.package_id,
+  contractVersion: r.contract_version,
+  checksum: r.checksum,
+  status: r.status,
+  fileCount: r.file_count,
+  byteCount: r.byte_count,
+  receivedAt: r.received_at,
+  updatedAt: r.updated_at,
+  progress: { itemsDone: r.items_done, itemsTotal: r.items_total },
+  counts: {
+    accepted: r.accepted,
+    rejected: r.rejected,
+    unresolved: r.unresolved,
+    duplicate: r.duplicate,
+    conflicting: r.conflicting,
+  },
+});
+
+/** A batch by its reference; a reference that is not a UUID names none. */
+export async function findBatch(sql: Sql, batchReference: string): Promise<BatchView | undefined> {
+  if (!isUuid(batchReference)) return undefined;
+  const rows = await sql<BatchRow[]>`select * from batch where batch_reference = ${batchReference}::uuid`;
+  return rows.map(view)[0];
+}
+
+/** Where a page of batches continues: the last one's receipt time (ISO) and reference. */
+export type BatchKey = [string, string];
+export const batchKey = (batch: BatchView): BatchKey => [batch.receivedAt.toISOString(), batch.batchReference];
+
+/** Batches newest first, strictly after `after`: one sender's (`ownerAccountId`), or all. */
+export async function listBatches(
+  sql: Sql,
+  filters: { ownerAccountId?: string | undefined; status?: BatchStatus | undefined },
+  { after, take }: { after?: BatchKey | undefined; take: number },
+): Promise<BatchView[]> {
+  const { ownerAccountId, status } = filters;
+  const rows = await sql<BatchRow[]>`
+    select * from batch
+    where true
+      ${ownerAccountId === undefined ? sql`` : sql`and owner_account_id = ${ownerAccountId}`}
+      ${status === undefined ? sql`` : sql`and status = ${status}`}
+      ${after ? sql`and (received_at, batch_reference) < (${after[0]}::timestamptz, ${after[1]}::uuid)` : sql``}
+    order by received_at desc, batch_reference desc
+    limit ${take}`;
+  return rows.map(view);
+}

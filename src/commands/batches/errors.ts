@@ -1,0 +1,30 @@
+import { DomainError, type Problem } from "../errors.js";
+
+/*
+ * What batch intake refuses. Nothing is stored when one is thrown.
+ */
+
+/** 422: the body cannot be taken as a package at all (its version, label or competition); the details say where. */
+export class PackageUnreadable extends DomainError {
+  readonly code = "VALIDATION_FAILED";
+  constructor(details: Problem[]) {
+    super("The package cannot be received; nothing was stored", details);
+  }
+}
+
+/** 409: the idempotency key already received a batch with other content. */
+export class IdempotencyKeyReused extends DomainError {
+  readonly code = "IDEMPOTENCY_KEY_REUSED";
+  constructor(readonly batchReference: string) {
+    super("This Idempotency-Key was used for a package with other content; send it under a new key");
+  }
+}
+
+/**
+ * 403: the batch is not the caller's to see, or there is no such batch; the two look the
+ * same (the specification's rule for batches), as does a package for a competition outside
+ * the sender's scope.
+ */
+export class BatchForbidden extends DomainError {
+  readonly code = "FORBIDDEN";
+}

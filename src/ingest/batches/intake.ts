@@ -1,0 +1,72 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { CONTRACT_VERSIONS, type ReceivedFile } from "../../../streams/batch.js";
+import { sourceId } from "../../../streams/shared.js";
+import type { Reference } from "../../batches/references.js";
+import { PackageUnreadable } from "../../commands/batches/errors.js";
+import { zodDetails } from "../../commands/problems.js";
+
+/**
+ * What intake reads of a package before it is stored: enough to know it is a package of a
+ * version we take, what the sender calls it and which competition it is for (who may send
+ * and see it depends on that). Every other rule is validation's, after the 202
+ * (docs/batches.md, "Intake").
+ */
+
+/** A competition is named, never only by a source id (the specification's rule). */
+const competitionReference = z.strictObject({
+  sourceId: sourceId.optional(),
+  context: z.looseObject({ name: z.string().trim().min(1).max(200) }),
+});
+
+const head = z.looseObject({
+  contractVersion: z.string(),
+  packageId: z.string().trim().min(1).max(200),
+  competition: competitionReference,
+});
+
+export type PackageHead = {
+  contractVersion: (typeof CONTRACT_VERSIONS)[number];
+  packageId: string;
+  competition: Reference;
+};
+
+/** A package as received: its head, its bytes as files, and the checksum of what was sent. */
+export type Intake = { head: PackageHead; files: ReceivedFile[]; checksum: string };
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+/** Reads the head of a package; throws PackageUnreadable naming every problem of it. */
+export function readHead(body: unknown): PackageHead {
+  const parsed = head.safeParse(body);
+  if (!parsed.success)
+    throw new PackageUnreadable(zodDetails(parsed.error, (path) => ({ field: path.join(".") || "body" })));
+  const { contractVersion, packageId, competition } = parsed.data;
+  if (!(CONTRACT_VERSIONS as readonly string[]).includes(contractVersion))
+    throw new PackageUnreadable([
+      {
+        code: "UNSUPPORTED_CONTRACT_VERSION",
+        message: `Package contract version ${JSON.stringify(contractVersion).slice(0, 40)} is not supported; send 1.0 or 1.1`,
+        field: "contractVersion",
+      },
+    ]);
+  return { contractVersion: contractVersion as PackageHead["contractVersion"], packageId, competition };
+}
+
+/**
+ * A package sent as one JSON body (`text`, already parsed as `body`). Its checksum is the
+ * SHA-256 of the body as UTF-8: the bytes sent, for any body that is UTF-8 without a BOM.
+ */
+export function jsonPackage(text: string, body: unknown): Intake {
+  const bytes = new TextEncoder().encode(text);
+  const checksum = sha256(bytes);
+  const file: ReceivedFile = {
+    name: "package.json",
+    mediaType: "application/json",
+    size: bytes.byteLength,
+    sha256: checksum,
+    content: text,
+    contentEncoding: "utf8",
+  };
+  return { head: readHead(body), files: [file], checksum };
+}
