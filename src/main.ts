@@ -26,7 +26,7 @@ async function main() {
         "first start: loaded the Cricsheet sample matches",
       );
   }
-  if (settings.runProjectors) runtime.projections.start();
+  if (settings.runProjectors) runtime.startWorkers();
   const cache = openVersionedCache(settings.redisUrl);
   const database = new DatabaseWatch(runtime.db.sql);
   database.start();

@@ -1,3 +1,4 @@
+import { BatchValidator } from "./batches/validator.js";
 import type { Settings } from "./config.js";
 import { type Database, openDatabase } from "./db/database.js";
 import { openEventStore } from "./event-store/open.js";
@@ -7,13 +8,19 @@ import { sealExistingEvents } from "./personal-data/existing-events.js";
 import { projectors } from "./projections/registry.js";
 import { ProjectionRunner } from "./projections/runner.js";
 
-/** What every entry point (server, worker, CLI) stands on: database, event store, projectors. */
+/**
+ * What every entry point (server, worker, CLI) stands on: database, event store, projectors,
+ * and the batch validator, which runs wherever the projectors run.
+ */
 export type Runtime = {
   settings: Settings;
   logger: Logger;
   db: Database;
   store: EventStore;
   projections: ProjectionRunner;
+  validator: BatchValidator;
+  /** Starts the projectors and the batch validator. */
+  startWorkers(): void;
   close(): Promise<void>;
 };
 
@@ -30,13 +37,20 @@ export async function openRuntime(settings: Settings, logger = createLogger(sett
     onError: (projector, err) => logger.error({ projector, err }, "projector failed; retrying"),
   });
   await projections.prepare();
+  const validator = new BatchValidator({ sql: db.sql, store, logger });
   return {
     settings,
     logger,
     db,
     store,
     projections,
+    validator,
+    startWorkers() {
+      projections.start();
+      validator.start();
+    },
     async close() {
+      await validator.stop();
       await projections.stop();
       await store.close();
       await db.close();

@@ -64,6 +64,89 @@ export const BatchReceived = defineEvent({
   }),
 });
 
-export const batchEvents = [BatchReceived] as const;
+/** A fault of the package: a stable rule code, what is wrong, and the JSON path where. */
+const fault = z.strictObject({
+  code: z.string().min(1),
+  message: z.string(),
+  path: z.string(),
+  /** The package file the path is in, when the package came as several. */
+  file: z.string().optional(),
+});
+
+const reference = z.strictObject({
+  sourceId: z.string().optional(),
+  context: z.looseObject({ name: z.string().optional() }).optional(),
+});
+
+export const ITEM_OUTCOMES = ["accepted", "rejected", "unresolved", "duplicate", "conflicting"] as const;
+
+/** One delivery of the package as validation judged it. */
+const judgedItem = z.strictObject({
+  /** Position in the package's reading order, from 0: where the report lists it, never its identity. */
+  ordinal: z.number().int().min(0),
+  /** Its JSON path, and every path of its faults and requirements: within `file` when there is one. */
+  path: z.string(),
+  file: z.string().optional(),
+  eventId: z.string().nullable(),
+  outcome: z.enum(ITEM_OUTCOMES),
+  context: z.strictObject({
+    fixture: z.string().nullable(),
+    innings: z.number().int().nullable(),
+    over: z.number().int().nullable(),
+    ball: z.string().nullable(),
+  }),
+  faults: z.array(fault),
+  requirements: z.array(
+    z.strictObject({
+      code: z.enum(["UNRESOLVED_REFERENCE", "AMBIGUOUS_REFERENCE"]),
+      referencePath: z.string(),
+      submittedReference: reference,
+      candidates: z.array(z.strictObject({ sourceId: z.string(), label: z.string(), candidateReference: z.string() })),
+      resolutionRequired: z.literal(true),
+    }),
+  ),
+});
+export type JudgedItemData = z.infer<typeof judgedItem>;
+
+/** Validation has counted the package's items and begun judging them. */
+export const BatchValidationStarted = defineEvent({
+  type: "BatchValidationStarted",
+  category: "batch",
+  version: 1,
+  schema: z.strictObject({ itemsTotal: z.number().int().min(0) }),
+});
+
+/** The next items in reading order, judged: `from` is the ordinal of the first. Progress shows as they come. */
+export const BatchItemsJudged = defineEvent({
+  type: "BatchItemsJudged",
+  category: "batch",
+  version: 1,
+  schema: z.strictObject({ from: z.number().int().min(0), items: z.array(judgedItem).min(1) }),
+});
+
+export const VALIDATED_STATUSES = ["validated", "staged", "rejected"] as const;
+
+const tally = z.number().int().min(0);
+const counts = z.strictObject({
+  accepted: tally,
+  rejected: tally,
+  unresolved: tally,
+  duplicate: tally,
+  conflicting: tally,
+});
+
+/**
+ * Every item is judged: `validated` (waiting for review), `staged` (a reference is
+ * unresolved), or `rejected` (nothing in it can be published). `faults` are those outside
+ * any delivery: of the head, a fixture or an innings.
+ */
+export const BatchValidated = defineEvent({
+  type: "BatchValidated",
+  category: "batch",
+  version: 1,
+  schema: z.strictObject({ status: z.enum(VALIDATED_STATUSES), counts, faults: z.array(fault) }),
+});
+
+export const batchEvents = [BatchReceived, BatchValidationStarted, BatchItemsJudged, BatchValidated] as const;
 export type BatchEvent = EventOf<(typeof batchEvents)[number]>;
 export const batchCatalogue = new EventCatalogue(batchEvents);

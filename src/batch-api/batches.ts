@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { IDEMPOTENCY_KEY } from "../../streams/batch.js";
-import { BATCH_STATUSES, type BatchView, batchKey, findBatch, listBatches } from "../batches/queries.js";
-import { BatchForbidden } from "../commands/batches/errors.js";
+import { visibleBatch } from "../batches/access.js";
+import { BATCH_STATUSES, type BatchView, batchKey, listBatches } from "../batches/queries.js";
 import { receiveBatch } from "../commands/batches/handlers.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
@@ -16,11 +16,11 @@ import {
 } from "../http/authentication.js";
 import { storableTimestamp } from "../http/dates.js";
 import { ApiError, errorEnvelopeSchema } from "../http/errors.js";
-import { jsonBody } from "../http/json-body.js";
 import { collectionSchema, cursorParam, DEFAULT_LIMIT, keysetPage, limitParam } from "../http/pagination.js";
-import { jsonPackage } from "../ingest/batches/intake.js";
-import { pathId, readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
-import { batchPackageSchema, batchSchema } from "./schemas.js";
+import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
+import { packageOf } from "./package-body.js";
+import { registerReports } from "./reports.js";
+import { batchPackageSchema, batchReferenceParams, batchSchema, unseenBatch } from "./schemas.js";
 
 /**
  * Batch intake and status (bearer): a submitter or an administrator sends a package, which
@@ -56,14 +56,35 @@ const receiveRoute = createRoute({
   operationId: "receiveBatch",
   summary: "Send a batch package for validation and review",
   description:
-    "Stores a batch package (contract version 1.0 or 1.1, one JSON body of at most 1 MB) and answers 202 with its receipt before validating it: the package is durable once the receipt is sent. Intake reads only the package's head: `contractVersion` (others are refused, never read best-effort: 422 UNSUPPORTED_CONTRACT_VERSION), `packageId` and the `competition` it is for, which must name exactly one competition (422 UNRESOLVED_REFERENCE or AMBIGUOUS_REFERENCE on `competition`), inside the sender's submitter scope for a submitter (403). Every other rule is validation's, reported in the batch's report. A submitter or an administrator.",
+    "Stores a batch package (contract version 1.0 or 1.1: one JSON body of at most 1 MB, or a manifest and its files as multipart/form-data, each file at most 1 MB and 10 MB in all; docs/batches.md) and answers 202 with its receipt before validating it: the package is durable once the receipt is sent. Intake reads only the package's head: `contractVersion` (others are refused, never read best-effort: 422 UNSUPPORTED_CONTRACT_VERSION), `packageId` and the `competition` it is for, which must name exactly one competition (422 UNRESOLVED_REFERENCE or AMBIGUOUS_REFERENCE on `competition`), inside the sender's submitter scope for a submitter (403). Every other rule is validation's, reported in the batch's report. A submitter or an administrator.",
   ...implemented,
   security: bearerSecurity,
   parameters: [idempotencyKeyParameter],
   request: {
     body: {
       required: true,
-      content: { "application/json": { schema: { $ref: "#/components/schemas/BatchPackage" } } },
+      content: {
+        "application/json": { schema: { $ref: "#/components/schemas/BatchPackage" } },
+        "multipart/form-data": {
+          schema: {
+            type: "object",
+            required: ["manifest", "files"],
+            properties: {
+              manifest: {
+                type: "string",
+                description:
+                  "JSON: the package's head (contractVersion, packageId, competition, season) and `files`, at least two, each {path (relative), mediaType (application/json), sha256 (lowercase hex of its bytes)}.",
+              },
+              files: {
+                type: "array",
+                items: { type: "string", format: "binary" },
+                description:
+                  "Each file of the manifest, named by its path; each a JSON object `{fixtures: [...]}`, at most 1 MB, 10 MB in all.",
+              },
+            },
+          },
+        },
+      },
     },
   },
   responses: {
@@ -132,23 +153,10 @@ const readRoute = createRoute({
   description: `Status, receipt and last-change times, validation progress and item counts of one batch. Its sender and administrators only. ${UNKNOWN_PARAMETERS}`,
   ...implemented,
   security: bearerSecurity,
-  request: {
-    params: z.object({
-      batchReference: pathId(
-        "batchReference",
-        "The batch reference of the receipt.",
-        "3f6d1c2a-8b4e-5f7a-9c0d-1e2f3a4b5c6d",
-      ),
-    }),
-  },
+  request: { params: batchReferenceParams },
   responses: {
     200: { description: "The batch", content: { "application/json": { schema: z.object({ data: batchSchema }) } } },
-    ...forbidden,
-    404: {
-      description:
-        "NOT_FOUND: a reference holding text no reference can (U+0000, a lone surrogate), refused as every path parameter is",
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
+    ...unseenBatch,
   },
 });
 
@@ -192,22 +200,14 @@ export function registerBatches(app: Router, deps: AppDependencies) {
   // The collection and every path below it (Hono's `/*` takes the collection's own path too).
   app.use(`${COLLECTION}/*`, requireCaller(deps));
 
-  /** The batch, when the caller may see it: its sender, or an administrator. */
-  async function visible(c: Context, batchReference: string): Promise<BatchView> {
-    const { account } = callerOf(c);
-    const batch = await findBatch(sql(), batchReference);
-    if (!batch || (batch.ownerAccountId !== account.accountId && account.role !== "admin"))
-      throw new BatchForbidden("No batch of yours has this reference");
-    return batch;
-  }
+  const visible = (c: Context, batchReference: string) => visibleBatch(sql(), callerOf(c).account, batchReference);
 
   app.openapi(receiveRoute, async (c) => {
     const { account } = callerOf(c);
     if (account.role !== "submitter" && account.role !== "admin")
       throw new ApiError("FORBIDDEN", "Only a submitter or an administrator may send batches");
-    const body = await jsonBody(c);
+    const intake = await packageOf(c);
     const idempotencyKey = idempotencyKeyOf(c);
-    const intake = jsonPackage(await c.req.text(), body);
     const services = application(deps);
     const receipt = await receiveBatch(
       { store: services.store, sql: sql() },
@@ -239,6 +239,8 @@ export function registerBatches(app: Router, deps: AppDependencies) {
     });
     return c.json(page, 200);
   });
+
+  registerReports(app, deps);
 
   app.openapi(readRoute, async (c) =>
     c.json({ data: toApi(await visible(c, c.req.valid("param").batchReference)) }, 200),

@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { ITEM_OUTCOMES } from "../../streams/batch.js";
 import { BATCH_STATUSES } from "../batches/queries.js";
+import { errorEnvelopeSchema } from "../http/errors.js";
 
 /** The answers' shapes and the package's, as the contract documents them. */
 
@@ -86,3 +88,96 @@ export const batchPackageSchema = z
     }),
   })
   .openapi("BatchPackage");
+
+export const faultSchema = z
+  .object({
+    code: z.string().openapi({ description: "The rule's stable code.", example: "INVALID_PARTICIPANT" }),
+    message: z.string().openapi({ example: "Not in the batting side's squad" }),
+    path: z.string().openapi({
+      description: "JSON path in the package (in `file`, when it came as several files).",
+      example: "fixtures.0.innings.1.events.37.striker",
+    }),
+    file: z
+      .string()
+      .optional()
+      .openapi({ description: "The manifest path of the file the path is in.", example: "week-3.json" }),
+  })
+  .openapi("BatchFault");
+
+export const batchItemSchema = z
+  .object({
+    ordinal: z.number().int().openapi({ description: "Position in the package's reading order, from 0.", example: 37 }),
+    path: z.string().openapi({
+      description: "Its JSON path, and the paths of its faults and requirements: within `file` when there is one.",
+      example: "fixtures.0.innings.1.events.37",
+    }),
+    file: z
+      .string()
+      .optional()
+      .openapi({ description: "The manifest path of the file it is in.", example: "week-3.json" }),
+    eventId: z.string().nullable().openapi({ description: "The delivery's eventId; null when it was unreadable." }),
+    outcome: z.enum(ITEM_OUTCOMES).openapi({ example: "accepted" }),
+    context: z
+      .object({
+        fixture: z.string().nullable().openapi({ example: "2024-04-01 Mumbai Indians v Chennai Super Kings" }),
+        innings: z.number().int().nullable().openapi({ description: "Zero-based innings ordinal.", example: 1 }),
+        over: z.number().int().nullable().openapi({ example: 6 }),
+        ball: z.string().nullable().openapi({ example: "6.2" }),
+      })
+      .openapi({ description: "Where the delivery is, for people." }),
+    faults: z.array(faultSchema),
+    requirements: z.array(
+      z
+        .object({
+          code: z.enum(["UNRESOLVED_REFERENCE", "AMBIGUOUS_REFERENCE"]),
+          referencePath: z.string().openapi({ example: "fixtures.0.innings.1.events.37.striker" }),
+          submittedReference: z.record(z.string(), z.unknown()),
+          candidates: z.array(
+            z.object({
+              sourceId: z.string().openapi({ example: "app:participant:ba607b88" }),
+              label: z.string().openapi({ example: "RG Sharma" }),
+              candidateReference: z.string().openapi({ description: "Opaque: what a reference mapping names." }),
+            }),
+          ),
+          resolutionRequired: z.boolean(),
+        })
+        .openapi("ResolutionRequirement"),
+    ),
+  })
+  .openapi("BatchItem");
+
+export const reportSummarySchema = z
+  .object({
+    status: z.enum(BATCH_STATUSES),
+    counts: batchSchema.shape.counts,
+    rules: z
+      .array(z.object({ code: z.string(), count: z.number().int() }))
+      .openapi({ description: "Each rule code broken, with how many items (or package faults) broke it; most first." }),
+    faults: z
+      .array(faultSchema)
+      .openapi({ description: "Faults outside any delivery: of the head, a fixture or an innings." }),
+  })
+  .openapi("BatchReportSummary");
+
+/** The path parameter of one batch's operations. */
+export const batchReferenceParams = z.object({
+  batchReference: z.string().openapi({
+    param: { name: "batchReference", in: "path" },
+    description: "The batch reference of the receipt.",
+    example: "3f6d1c2a-8b4e-5f7a-9c0d-1e2f3a4b5c6d",
+  }),
+});
+
+/** How a read of one batch refuses a batch the caller may not see. */
+export const unseenBatch = {
+  403: {
+    description:
+      "FORBIDDEN: a disabled account, or a batch that is not the caller's (an unknown reference answers the same)",
+    content: { "application/json": { schema: errorEnvelopeSchema } },
+  },
+  404: {
+    description:
+      "NOT_FOUND: a reference holding text no reference can (U+0000, a lone surrogate), refused as every path parameter is",
+    content: { "application/json": { schema: errorEnvelopeSchema } },
+  },
+};

@@ -1,6 +1,8 @@
 import type { CONTRACT_VERSIONS } from "../../streams/batch.js";
 import { isUuid } from "../../streams/shared.js";
 import type { Sql } from "../db/database.js";
+import type { Fault } from "../ingest/batches/package.js";
+import type { JudgedItem, Outcome } from "./judge.js";
 import type { Candidate } from "./references.js";
 
 /**
@@ -15,7 +17,8 @@ export async function competitionCandidates(sql: Sql): Promise<Candidate[]> {
   return rows.map((r) => ({ id: r.competition_id, name: r.name, names: r.alternative_names, sourceIds: r.source_ids }));
 }
 
-export const BATCH_STATUSES = ["received"] as const;
+/** Where a batch is in its lifecycle (docs/batches.md, "States"). */
+export const BATCH_STATUSES = ["received", "validating", "staged", "validated", "rejected"] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 export type BatchView = {
@@ -104,4 +107,44 @@ export async function listBatches(
     order by received_at desc, batch_reference desc
     limit ${take}`;
   return rows.map(view);
+}
+
+/** Which items a report shows: by outcome, by a rule code among their faults and requirements. */
+export type ReportFilters = { outcome?: Outcome | undefined; code?: string | undefined };
+
+/** The judged items of a batch in reading order, strictly after ordinal `after`. */
+export async function reportItems(
+  sql: Sql,
+  batchReference: string,
+  { outcome, code }: ReportFilters,
+  { after, take }: { after?: number | undefined; take: number },
+): Promise<JudgedItem[]> {
+  const rows = await sql<{ item: JudgedItem }[]>`
+    select item from batch_item
+    where batch_reference = ${batchReference}::uuid
+      ${outcome === undefined ? sql`` : sql`and outcome = ${outcome}`}
+      ${code === undefined ? sql`` : sql`and ${code} = any(codes)`}
+      ${after === undefined ? sql`` : sql`and ordinal > ${after}`}
+    order by ordinal
+    limit ${take}`;
+  return rows.map((r) => r.item);
+}
+
+/** The rules a batch broke, each with how many items (or package faults) broke it, most first. */
+export async function ruleSummary(sql: Sql, batchReference: string): Promise<{ code: string; count: number }[]> {
+  return sql<{ code: string; count: number }[]>`
+    select code, count(*)::int as count from (
+      select unnest(codes) as code from batch_item where batch_reference = ${batchReference}::uuid
+      union all
+      select code from batch_fault where batch_reference = ${batchReference}::uuid
+    ) c
+    group by code
+    order by count desc, code`;
+}
+
+/** Faults outside any delivery, in the order validation found them. */
+export async function packageFaults(sql: Sql, batchReference: string): Promise<Fault[]> {
+  const rows = await sql<{ fault: Fault }[]>`
+    select fault from batch_fault where batch_reference = ${batchReference}::uuid order by position`;
+  return rows.map((r) => r.fault);
 }

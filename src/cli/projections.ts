@@ -55,11 +55,16 @@ export function projectionCommands(program: Command, withRuntime: WithRuntime) {
 
   projections
     .command("run")
-    .description("run the projectors as a worker until interrupted (the API can then run with PROJECTORS=off)")
+    .description(
+      "run the projectors and the batch validator as a worker until interrupted (the API can then run with PROJECTORS=off)",
+    )
     .action(() =>
-      withRuntime(async ({ projections: runner, logger }) => {
-        runner.start();
-        logger.info({ projectors: runner.projectors.map((p) => p.name) }, "projector worker running");
+      withRuntime(async (runtime) => {
+        runtime.startWorkers();
+        runtime.logger.info(
+          { projectors: runtime.projections.projectors.map((p) => p.name) },
+          "projector worker running, batch validator too",
+        );
         await new Promise<void>((resolve) => {
           process.once("SIGINT", resolve);
           process.once("SIGTERM", resolve);

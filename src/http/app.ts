@@ -104,7 +104,7 @@ const limitBody = (maxSize: number) =>
     maxSize,
     // The rest of the body is not read, so the connection cannot serve another request.
     onError: () => {
-      throw new ApiError("PAYLOAD_TOO_LARGE", `The request body is over ${MAX_BODY_BYTES} bytes`).withHeaders({
+      throw new ApiError("PAYLOAD_TOO_LARGE", `The request body is over ${maxSize} bytes`).withHeaders({
         Connection: "close",
       });
     },
@@ -112,6 +112,10 @@ const limitBody = (maxSize: number) =>
 const limitJson = limitBody(MAX_BODY_BYTES);
 /** A multipart body carries its file (checked against MAX_BODY_BYTES itself) and part headers. */
 const limitMultipart = limitBody(MAX_BODY_BYTES + 64 * 1024);
+
+/** A multi-file batch package: its files (each within MAX_BODY_BYTES) and manifest, 10 MB in all (docs/batches.md). */
+export const MAX_BATCH_BYTES = 10 * 1024 * 1024;
+const limitBatch = limitBody(MAX_BATCH_BYTES);
 
 /**
  * Bodies are counted as they arrive, before parsing. GET and HEAD carry none, and skipping
@@ -121,7 +125,8 @@ const limitMultipart = limitBody(MAX_BODY_BYTES + 64 * 1024);
 const limitBodies: MiddlewareHandler = async (c, next) => {
   if (c.req.method === "GET" || c.req.method === "HEAD") return next();
   const multipart = /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "");
-  await (multipart ? limitMultipart : limitJson)(c, next);
+  const batch = multipart && c.req.method === "POST" && c.req.path === "/api/v1/batches";
+  await (batch ? limitBatch : multipart ? limitMultipart : limitJson)(c, next);
   // Answered without reading the body (a 401 before an upload): read the rest, within the
   // limit, so the keep-alive connection serves the client's next request instead of being reset.
   if (c.req.raw.body && !c.req.raw.bodyUsed) await c.req.raw.arrayBuffer().catch(() => {});

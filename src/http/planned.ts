@@ -26,8 +26,6 @@ const PLANNED: Planned[] = [
   ["post", "/api/v1/query-definitions/evaluate", "Analytics", "Evaluate a structured query definition", "public"],
   ["post", "/api/v1/natural-language-queries", "Analytics", "Answer a plain-English question", "public"],
   ["get", "/api/v1/weather", "Weather", "Weather for a location and date", "public"],
-  ["get", "/api/v1/batches/{batchReference}/report", "Batches", "Batch item outcomes", "bearer"],
-  ["get", "/api/v1/batches/{batchReference}/report/download", "Batches", "Complete batch report", "bearer"],
   [
     "post",
     "/api/v1/batches/{batchReference}/canonical-fixtures",

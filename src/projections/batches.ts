@@ -1,6 +1,7 @@
-import { BatchReceived } from "../../streams/batch.js";
+import { BatchItemsJudged, BatchReceived, BatchValidated, BatchValidationStarted } from "../../streams/batch.js";
+import type { Tx } from "../db/database.js";
 import { defineProjector } from "./projector.js";
-import { json } from "./rows.js";
+import { json, streamEntityId } from "./rows.js";
 
 /**
  * Batches as their streams say now: who sent what, for which competition, where each is in
@@ -33,13 +34,32 @@ const ddl = `
     conflicting integer not null default 0
   );
   create index batch_by_owner on batch (owner_account_id, received_at desc, batch_reference desc);
-  create index batch_by_time on batch (received_at desc, batch_reference desc);`;
+  create index batch_by_time on batch (received_at desc, batch_reference desc);
+  create table batch_item (
+    batch_reference uuid not null,
+    ordinal integer not null,
+    outcome text not null,
+    -- the rule codes of its faults and requirements, for the report's filter
+    codes text[] not null,
+    -- the judged item as the report shows it
+    item jsonb not null,
+    primary key (batch_reference, ordinal)
+  );
+  create index batch_item_by_outcome on batch_item (batch_reference, outcome, ordinal);
+  create table batch_fault (
+    batch_reference uuid not null,
+    position integer not null,
+    code text not null,
+    fault jsonb not null,
+    primary key (batch_reference, position)
+  );`;
 
 export const batches = defineProjector({
   name: "batches",
-  version: 1,
-  description: "Batches: sender, competition, status, validation progress and item counts.",
-  tables: ["batch"],
+  version: 2,
+  description:
+    "Batches: sender, competition, status, validation progress and counts; the items as judged, and package faults.",
+  tables: ["batch", "batch_item", "batch_fault"],
   ddl,
   on: {
     [BatchReceived.type]: (tx, events) => {
@@ -66,5 +86,79 @@ export const batches = defineProjector({
           contract_version text, package_id text, file_count integer, byte_count integer, received_at timestamptz)
         on conflict (batch_reference) do nothing`;
     },
+    [BatchValidationStarted.type]: (tx, events) => {
+      const rows = events.map((e) => ({
+        batch_reference: streamEntityId(e.streamId),
+        items_total: e.data.itemsTotal,
+        at: e.metadata.occurredAt,
+      }));
+      return tx`
+        update batch b set status = 'validating', items_total = r.items_total, updated_at = r.at
+        from jsonb_to_recordset(${json(tx, rows)}) as r(batch_reference uuid, items_total integer, at timestamptz)
+        where b.batch_reference = r.batch_reference and b.status = 'received'`;
+    },
+    [BatchItemsJudged.type]: async (tx, events) => {
+      const rows = events.flatMap((e) =>
+        e.data.items.map((item) => ({
+          batch_reference: streamEntityId(e.streamId),
+          ordinal: item.ordinal,
+          outcome: item.outcome,
+          codes: [...new Set([...item.faults.map((f) => f.code), ...item.requirements.map((r) => r.code)])],
+          item,
+        })),
+      );
+      await tx`
+        insert into batch_item (batch_reference, ordinal, outcome, codes, item)
+        select batch_reference, ordinal, outcome, codes, item
+        from jsonb_to_recordset(${json(tx, rows)})
+          as r(batch_reference uuid, ordinal integer, outcome text, codes text[], item jsonb)
+        on conflict do nothing`;
+      const touched = events.map((e) => ({ batch_reference: streamEntityId(e.streamId), at: e.metadata.occurredAt }));
+      return recount(tx, touched);
+    },
+    [BatchValidated.type]: async (tx, events) => {
+      const faults = events.flatMap((e) =>
+        e.data.faults.map((fault, position) => ({
+          batch_reference: streamEntityId(e.streamId),
+          position,
+          code: fault.code,
+          fault,
+        })),
+      );
+      await tx`
+        insert into batch_fault (batch_reference, position, code, fault)
+        select * from jsonb_to_recordset(${json(tx, faults)})
+          as r(batch_reference uuid, position integer, code text, fault jsonb)
+        on conflict do nothing`;
+      const rows = events.map((e) => ({
+        batch_reference: streamEntityId(e.streamId),
+        status: e.data.status,
+        at: e.metadata.occurredAt,
+      }));
+      await tx`
+        update batch b set status = r.status, updated_at = r.at
+        from jsonb_to_recordset(${json(tx, rows)}) as r(batch_reference uuid, status text, at timestamptz)
+        where b.batch_reference = r.batch_reference`;
+      return recount(tx, rows);
+    },
   },
 });
+
+/** A batch's progress and counts, from its judged items: replaying a step counts nothing twice. */
+function recount(tx: Tx, touched: { batch_reference: string; at: string }[]) {
+  return tx`
+    update batch b set
+      items_done = c.done, accepted = c.accepted, rejected = c.rejected, unresolved = c.unresolved,
+      duplicate = c.duplicate, conflicting = c.conflicting, updated_at = greatest(b.updated_at, t.at)
+    from jsonb_to_recordset(${json(tx, touched)}) as t(batch_reference uuid, at timestamptz)
+    cross join lateral (
+      select count(*)::int as done,
+        count(*) filter (where outcome = 'accepted')::int as accepted,
+        count(*) filter (where outcome = 'rejected')::int as rejected,
+        count(*) filter (where outcome = 'unresolved')::int as unresolved,
+        count(*) filter (where outcome = 'duplicate')::int as duplicate,
+        count(*) filter (where outcome = 'conflicting')::int as conflicting
+      from batch_item i where i.batch_reference = t.batch_reference
+    ) c
+    where b.batch_reference = t.batch_reference`;
+}

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { batchStream } from "../../streams/batch.js";
 import { expectError, expectUnauthorized, type Person } from "../support/account-api.js";
-import { type ApiBatch, aPackage, sendBatch } from "../support/batches.js";
+import { type ApiBatch, aManifest, aPackage, type Part, sendBatch, sendParts } from "../support/batches.js";
 import type { ApiResponse } from "../support/contract.js";
 import type { CompetitionBuilder } from "../support/cricket-builders.js";
 import { openSubmissionApi, type SubmissionApi } from "../support/submissions.js";
@@ -264,5 +264,99 @@ describe("who may send and see batches", () => {
       "VALIDATION_FAILED",
     );
     expectError(await api.api.get("/api/v1/batches?owner=me", { token: sender.token }), 400, "VALIDATION_FAILED");
+  });
+});
+
+describe("a package of several files", () => {
+  const head = () => {
+    const { fixtures: _, ...rest } = aPackage(ipl);
+    return rest;
+  };
+  const parts = (): Part[] => [
+    { path: "week-1/a.json", content: JSON.stringify({ fixtures: [] }) },
+    { path: "week-1/b.json", content: JSON.stringify({ fixtures: [] }) },
+  ];
+  const refusedParts = async (manifest: unknown, sent: Part[], status = 422) => {
+    const before = await batchCount();
+    const res = await sendParts(api.api, manifest, sent, { token: submitter.token });
+    expect(res.status, res.text).toBe(status);
+    await api.world.catchUp();
+    expect(await batchCount()).toBe(before);
+    return status === 422 ? fieldsOf(res) : [];
+  };
+
+  it("is received with its manifest and every file stored as sent, under the manifest's checksum", async () => {
+    const sent = parts();
+    const manifest = JSON.stringify(aManifest(head(), sent));
+    const res = await sendParts(api.api, manifest, sent, { token: submitter.token });
+    const batch = receipt(res);
+    expect(batch).toMatchObject({
+      fileCount: 3,
+      checksum: createHash("sha256").update(manifest).digest("hex"),
+      status: "received",
+    });
+    const files = (await stored(batch.batchReference)).flatMap(
+      (e) => (e.data as { files: { name: string; content: string }[] }).files,
+    );
+    expect(files.map((f) => [f.name, f.content])).toEqual([
+      ["manifest.json", manifest],
+      ...sent.map((p) => [p.path, p.content]),
+    ]);
+  });
+
+  it("refuses a manifest that breaks its rules, naming each problem, and stores nothing", async () => {
+    const sent = parts();
+    expect(await refusedParts(aManifest(head(), sent.slice(0, 1)), sent.slice(0, 1))).toEqual([
+      ["INVALID_FIELD", "manifest.files"],
+    ]);
+    const paths = ["/abs.json", "../up.json", "a//b.json", "C:\\x.json", "./x.json"];
+    const badPaths = paths.map((path) => ({ path, content: "{}" }));
+    expect(await refusedParts(aManifest(head(), badPaths), badPaths)).toEqual(
+      paths.map((_, i) => ["INVALID_FIELD", `manifest.files.${i}.path`]),
+    );
+    expect(
+      await refusedParts(
+        aManifest(head(), sent, (e, i) => (i === 1 ? { ...e, path: "week-1/a.json" } : e)),
+        sent,
+      ),
+    ).toEqual(
+      expect.arrayContaining([
+        ["DUPLICATE_FILE_PATH", "manifest.files.1.path"],
+        ["UNEXPECTED_FILE", "files"],
+      ]),
+    );
+    expect(
+      await refusedParts(
+        aManifest(head(), sent, (e, i) => (i === 0 ? { ...e, mediaType: "text/html" } : e)),
+        sent,
+      ),
+    ).toEqual([["UNSUPPORTED_FILE_TYPE", "manifest.files.0.mediaType"]]);
+    expect(
+      await refusedParts(
+        aManifest(head(), sent, (e, i) => (i === 1 ? { ...e, sha256: "0".repeat(64) } : e)),
+        sent,
+      ),
+    ).toEqual([["CHECKSUM_MISMATCH", "manifest.files.1.sha256"]]);
+    expect(await refusedParts(aManifest(head(), sent), sent.slice(0, 1))).toEqual([
+      ["FILE_MISSING", "manifest.files.1.path"],
+    ]);
+    const garbage = [sent[0] as Part, { path: "week-1/b.json", content: new Uint8Array([0xff, 0xfe, 0x00, 0x41]) }];
+    expect(await refusedParts(aManifest(head(), garbage), garbage)).toEqual([
+      ["INVALID_FIELD", "manifest.files.1.path"],
+    ]);
+    const deep = [sent[0] as Part, { path: "week-1/b.json", content: `${"[".repeat(100)}${"]".repeat(100)}` }];
+    expect(await refusedParts(aManifest(head(), deep), deep)).toEqual([["INVALID_FIELD", "manifest.files.1.path"]]);
+    expect(await refusedParts(aManifest({ ...head(), contractVersion: "2.0" }, sent), sent)).toEqual([
+      ["UNSUPPORTED_CONTRACT_VERSION", "contractVersion"],
+    ]);
+    expect(await refusedParts("{not json", sent)).toEqual([["INVALID_FIELD", "manifest"]]);
+  });
+
+  it("refuses a file over 1 MB with 413", async () => {
+    const big = [
+      parts()[0] as Part,
+      { path: "big.json", content: JSON.stringify({ fixtures: [], pad: "x".repeat(1024 * 1024) }) },
+    ];
+    await refusedParts(aManifest(head(), big), big, 413);
   });
 });

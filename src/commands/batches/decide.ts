@@ -1,5 +1,6 @@
-import type { BatchEvent, ReceivedFile } from "../../../streams/batch.js";
-import { type BatchState, evolveBatch, initialBatchState } from "../../../streams/batch-state.js";
+import type { BatchEvent, BatchValidated, JudgedItemData, ReceivedFile } from "../../../streams/batch.js";
+import { type Batch, type BatchState, evolveBatch, initialBatchState } from "../../../streams/batch-state.js";
+import type { EventData } from "../../../streams/types.js";
 import type { Decider } from "../handle.js";
 import { IdempotencyKeyReused } from "./errors.js";
 
@@ -16,24 +17,69 @@ export type ReceiveBatch = {
   files: ReceivedFile[];
 };
 
-export type BatchCommand = ReceiveBatch;
+/** Validation, step by step: it counted the items, judged the next ones, or finished. */
+export type StartValidation = { type: "StartValidation"; itemsTotal: number };
+export type JudgeItems = { type: "JudgeItems"; from: number; items: JudgedItemData[] };
+export type CompleteValidation = { type: "CompleteValidation" } & EventData<typeof BatchValidated>;
+
+export type BatchCommand = ReceiveBatch | StartValidation | JudgeItems | CompleteValidation;
 
 /**
  * Requirements (the specification's "Batch ingestion", docs/batches.md):
  * - a package received under a new idempotency key is stored as it came;
  * - the same key with the same content (checksum) receives nothing new: the original
  *   receipt stands, however often it is sent, and from however many requests at once;
- * - the same key with other content is refused, and the first batch stays as it was.
+ * - the same key with other content is refused, and the first batch stays as it was;
+ * - validation has one outcome per batch, whoever validates and however often it is
+ *   interrupted: a step already taken is taken again as nothing (so a validator resuming
+ *   after a restart, or racing another process, appends no item twice), and items are judged
+ *   in reading order without a gap.
  */
 export const batchDecider: Decider<BatchCommand, BatchState, BatchEvent> = {
   initialState: initialBatchState,
   evolve: evolveBatch,
   decide: (command, state) => {
-    if (state) {
-      if (state.checksum !== command.checksum) throw new IdempotencyKeyReused(state.batchReference);
-      return [];
+    switch (command.type) {
+      case "ReceiveBatch":
+        return receive(command, state);
+      case "StartValidation":
+        return received(state).validation
+          ? []
+          : [{ type: "BatchValidationStarted", data: { itemsTotal: command.itemsTotal } }];
+      case "JudgeItems":
+        return judge(command, received(state));
+      case "CompleteValidation": {
+        const { type: _, ...data } = command;
+        return received(state).validation?.completed ? [] : [{ type: "BatchValidated", data }];
+      }
+      default: {
+        const unknown: never = command;
+        throw new Error(`unknown batch command ${JSON.stringify(unknown)}`);
+      }
     }
-    const { type: _, ...data } = command;
-    return [{ type: "BatchReceived", data }];
   },
 };
+
+function receive(command: ReceiveBatch, state: BatchState): BatchEvent[] {
+  if (state) {
+    if (state.checksum !== command.checksum) throw new IdempotencyKeyReused(state.batchReference);
+    return [];
+  }
+  const { type: _, ...data } = command;
+  return [{ type: "BatchReceived", data }];
+}
+
+/** Validation steps come only after the batch exists: anything else is the validator's bug. */
+function received(state: BatchState): Batch {
+  if (!state) throw new Error("validation of a batch that was never received");
+  return state;
+}
+
+function judge(command: JudgeItems, batch: Batch): BatchEvent[] {
+  const validation = batch.validation;
+  if (!validation) throw new Error("items judged before validation started");
+  if (validation.completed || command.from < validation.itemsJudged) return [];
+  if (command.from > validation.itemsJudged)
+    throw new Error(`items from ${command.from} judged before those from ${validation.itemsJudged}`);
+  return [{ type: "BatchItemsJudged", data: { from: command.from, items: command.items } }];
+}

@@ -1,0 +1,129 @@
+import { fixtureCatalogue, fixtureStream } from "../../streams/fixture.js";
+import { evolveFixture, initialFixtureState } from "../../streams/fixture-state.js";
+import { loadStream } from "../commands/handle.js";
+import type { Sql } from "../db/database.js";
+import type { EventStore } from "../event-store/port.js";
+import type { ReadPackage } from "../ingest/batches/package.js";
+import { referenceFacts } from "../submissions/facts.js";
+import { type BatchFacts, type FixtureCandidate, type FixtureFacts, resolveFixtures } from "./judge.js";
+import { APP_NAMESPACE, type Candidate } from "./references.js";
+
+/**
+ * What validation consults, read once per batch: the competition's fixtures as references
+ * may name them, then, for the fixtures the package names, their streams, innings and
+ * squads; and what the direct submissions' checks consult (src/submissions/facts.ts).
+ */
+export async function batchFacts(
+  deps: { sql: Sql; store: EventStore },
+  read: ReadPackage,
+  competitionId: string,
+): Promise<BatchFacts> {
+  const fixtures = await fixtureCandidates(deps.sql, competitionId);
+  const named = [...new Set(resolveFixtures(read, fixtures).flatMap((r) => r.id ?? []))];
+  const byFixture = new Map<string, FixtureFacts>();
+  for (const fixtureId of named) byFixture.set(fixtureId, await fixtureFacts(deps, fixtureId));
+  const substitutes = await substituteCandidates(deps.sql, read);
+  const squadMembers = [...byFixture.values()].flatMap((f) => [...f.squads.values()].flat().map((c) => c.id));
+  const reference = await referenceFacts(deps.sql, {
+    eventIds: read.items.flatMap((i) => i.event?.eventId ?? []),
+    participantIds: [...new Set([...squadMembers, ...substitutes.map((c) => c.id)])],
+  });
+  return { fixtures, byFixture, substitutes, reference };
+}
+
+/** The participants substitute fielders name by a source id they were registered with. */
+async function substituteCandidates(sql: Sql, read: ReadPackage): Promise<Candidate[]> {
+  const sourceIds = [
+    ...new Set(
+      read.items.flatMap(
+        (i) =>
+          i.event?.wickets.flatMap((w) =>
+            w.fielders.flatMap((f) => (f.substitute && f.participant.sourceId ? [f.participant.sourceId] : [])),
+          ) ?? [],
+      ),
+    ),
+  ];
+  if (sourceIds.length === 0) return [];
+  const canonical = sourceIds.flatMap((s) =>
+    s.startsWith(`${APP_NAMESPACE}:participant:`) ? [s.split(":").slice(2).join(":")] : [],
+  );
+  const rows = await sql<Named[]>`
+    select participant_id as id, name, alternative_names, source_ids from participant
+    where source_ids && ${sourceIds} or participant_id = any(${canonical})`;
+  return rows.map(candidate);
+}
+
+type Named = { id: string; name: string; alternative_names: string[]; source_ids: string[] };
+const candidate = (r: Named): Candidate => ({
+  id: r.id,
+  name: r.name,
+  names: r.alternative_names,
+  sourceIds: r.source_ids,
+});
+
+/** The competition's fixtures, each with its date and its competitors under every name they go by. */
+async function fixtureCandidates(sql: Sql, competitionId: string): Promise<FixtureCandidate[]> {
+  const rows = await sql<
+    {
+      fixture_id: string;
+      start_date: string;
+      source_id: string | null;
+      competitors: { competitorId: string; name: string }[];
+    }[]
+  >`
+    select fixture_id, start_date::text, source->>'sourceId' as source_id, competitors
+    from fixture where competition_id = ${competitionId}`;
+  const ids = [...new Set(rows.flatMap((r) => r.competitors.map((c) => c.competitorId)))];
+  const teams = new Map(
+    (
+      await sql<Named[]>`
+        select competitor_id as id, name, alternative_names, source_ids from competitor where competitor_id = any(${ids})`
+    ).map((r) => [r.id, candidate(r)]),
+  );
+  return rows.map((r) => {
+    const competitors = r.competitors.map((c) => {
+      const team = teams.get(c.competitorId);
+      return {
+        id: c.competitorId,
+        name: c.name,
+        names: team ? [team.name, ...team.names] : [],
+        sourceIds: team?.sourceIds ?? [],
+      };
+    });
+    return {
+      id: r.fixture_id,
+      name: `${r.start_date} ${competitors.map((c) => c.name).join(" v ")}`,
+      names: [],
+      sourceIds: r.source_id === null ? [] : [r.source_id],
+      date: r.start_date,
+      competitors,
+    };
+  });
+}
+
+async function fixtureFacts(deps: { sql: Sql; store: EventStore }, fixtureId: string): Promise<FixtureFacts> {
+  const { state } = await loadStream(deps.store, fixtureCatalogue, fixtureStream(fixtureId), {
+    initialState: initialFixtureState,
+    evolve: evolveFixture,
+  });
+  const innings = await deps.sql<
+    { innings_id: string; ordinal: number; batting_competitor_id: string; bowling_competitor_id: string }[]
+  >`
+    select innings_id, ordinal, batting_competitor_id, bowling_competitor_id from innings where fixture_id = ${fixtureId}`;
+  const members = await deps.sql<(Named & { competitor_id: string })[]>`
+    select s.competitor_id, p.participant_id as id, p.name, p.alternative_names, p.source_ids
+    from squad_member s join participant p on p.participant_id = s.participant_id
+    where s.fixture_id = ${fixtureId}`;
+  const squads = new Map<string, Candidate[]>();
+  for (const m of members) squads.set(m.competitor_id, [...(squads.get(m.competitor_id) ?? []), candidate(m)]);
+  return {
+    state,
+    innings: innings.map((i) => ({
+      inningsId: i.innings_id,
+      ordinal: i.ordinal,
+      battingCompetitorId: i.batting_competitor_id,
+      bowlingCompetitorId: i.bowling_competitor_id,
+    })),
+    squads,
+  };
+}

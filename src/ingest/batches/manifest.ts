@@ -1,0 +1,148 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import type { ReceivedFile } from "../../../streams/batch.js";
+import { storable } from "../../../streams/shared.js";
+import { JsonTooDeep, parseJson } from "../../bounded-json.js";
+import { PackageUnreadable } from "../../commands/batches/errors.js";
+import type { Problem } from "../../commands/errors.js";
+import { zodDetails } from "../../commands/problems.js";
+import { type Intake, readHead } from "./intake.js";
+
+/**
+ * A package sent as `multipart/form-data`: a manifest (the package's head and its files, each
+ * with its relative path, media type and SHA-256) and the files themselves (docs/batches.md,
+ * "Multi-file packages"). Every rule of the manifest is checked before anything is stored.
+ */
+
+/** The media types a package's file may have. */
+export const PART_MEDIA_TYPES = ["application/json"] as const;
+/** The manifest's own name among the stored files: first, before the files it lists. */
+export const MANIFEST_NAME = "manifest.json";
+export const MAX_FILES = 20;
+
+const RELATIVE_PATH = /^(?!\/)(?![a-zA-Z]:)(?!.*\\)(?!(?:.*\/)?\.\.?(?:\/|$))(?!.*\/\/)[^\0]{1,255}$/;
+
+const manifestSchema = z.looseObject({
+  files: z
+    .array(
+      z.strictObject({
+        path: z
+          .string()
+          .regex(
+            RELATIVE_PATH,
+            "A relative path: no leading /, drive or backslash, no . or .. segment, no empty segment",
+          ),
+        mediaType: z.string(),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/, "Lowercase hex SHA-256 of the file's bytes"),
+      }),
+    )
+    .min(2, "A manifest lists at least two files")
+    .max(MAX_FILES, `At most ${MAX_FILES} files`),
+});
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+export type SentFile = { name: string; type: string; bytes: Uint8Array };
+
+/**
+ * The package a manifest and its files make; throws PackageUnreadable naming every problem
+ * of the manifest and of the files against it.
+ */
+export function manifestPackage(manifestText: string, sent: readonly SentFile[]): Intake {
+  let manifest: unknown;
+  if (!storable(manifestText)) throw unreadable("manifest", "The manifest holds U+0000, which cannot be stored");
+  try {
+    manifest = parseJson(manifestText);
+  } catch (error) {
+    throw unreadable("manifest", error instanceof JsonTooDeep ? error.message : "The manifest is not valid JSON");
+  }
+  const head = readHead(manifest);
+  const parsed = manifestSchema.safeParse(manifest);
+  if (!parsed.success)
+    throw new PackageUnreadable(zodDetails(parsed.error, (path) => ({ field: ["manifest", ...path].join(".") })));
+  const listed = parsed.data.files;
+  const problems: Problem[] = [];
+  const byName = new Map<string, SentFile[]>();
+  for (const file of sent) byName.set(file.name, [...(byName.get(file.name) ?? []), file]);
+  const files: ReceivedFile[] = [];
+  const seen = new Set<string>();
+  listed.forEach((entry, i) => {
+    const at = (field: string) => `manifest.files.${i}.${field}`;
+    if (seen.has(entry.path))
+      problems.push({
+        code: "DUPLICATE_FILE_PATH",
+        message: "Another file of the manifest has this path",
+        field: at("path"),
+      });
+    seen.add(entry.path);
+    if (!(PART_MEDIA_TYPES as readonly string[]).includes(entry.mediaType))
+      problems.push({
+        code: "UNSUPPORTED_FILE_TYPE",
+        message: `A package file is one of ${PART_MEDIA_TYPES.join(", ")}`,
+        field: at("mediaType"),
+      });
+    const [file, ...more] = byName.get(entry.path) ?? [];
+    if (!file) {
+      problems.push({ code: "FILE_MISSING", message: "No file of the request has this path", field: at("path") });
+      return;
+    }
+    if (more.length > 0)
+      problems.push({ code: "DUPLICATE_FILE_PATH", message: "Sent more than once", field: at("path") });
+    const digest = sha256(file.bytes);
+    if (digest !== entry.sha256)
+      problems.push({ code: "CHECKSUM_MISMATCH", message: `The file's SHA-256 is ${digest}`, field: at("sha256") });
+    const text = utf8(file.bytes);
+    const unfit = text === undefined ? "is not UTF-8 text" : unreadableJson(text);
+    if (unfit) problems.push({ code: "INVALID_FIELD", message: `The file ${unfit}`, field: at("path") });
+    files.push({
+      name: entry.path,
+      mediaType: entry.mediaType,
+      size: file.bytes.byteLength,
+      sha256: digest,
+      content: text ?? "",
+      contentEncoding: "utf8",
+    });
+  });
+  for (const name of byName.keys())
+    if (!seen.has(name))
+      problems.push({
+        code: "UNEXPECTED_FILE",
+        message: `The manifest does not list ${JSON.stringify(name)}`,
+        field: "files",
+      });
+  if (problems.length > 0) throw new PackageUnreadable(problems);
+  const manifestBytes = new TextEncoder().encode(manifestText);
+  // The manifest names every file's SHA-256, so its own binds the whole package.
+  const checksum = sha256(manifestBytes);
+  const stored: ReceivedFile = {
+    name: MANIFEST_NAME,
+    mediaType: "application/json",
+    size: manifestBytes.byteLength,
+    sha256: checksum,
+    content: manifestText,
+    contentEncoding: "utf8",
+  };
+  return { head, files: [stored, ...files], checksum };
+}
+
+const unreadable = (field: string, message: string) =>
+  new PackageUnreadable([{ code: "INVALID_FIELD", message, field }]);
+
+/** Why a JSON file's text cannot be stored and read, or nothing. */
+function unreadableJson(text: string): string | undefined {
+  if (!storable(text)) return "holds U+0000, which cannot be stored";
+  try {
+    parseJson(text);
+    return undefined;
+  } catch (error) {
+    return error instanceof JsonTooDeep ? `is not accepted: ${error.message}` : "is not valid JSON";
+  }
+}
+
+function utf8(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
