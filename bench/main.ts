@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { accessBenchmark } from "./access.js";
 import { appendBenchmark } from "./append.js";
+import { batchesBenchmark } from "./batches.js";
 import { httpBenchmark } from "./http.js";
 import { importBenchmark } from "./import.js";
 import { poolBenchmark } from "./pool.js";
@@ -22,6 +23,7 @@ const benchmarks: Record<string, () => Promise<Result[]>> = {
   submissions: submissionsBenchmark,
   access: accessBenchmark,
   pool: poolBenchmark,
+  batches: batchesBenchmark,
 };
 
 const requested = process.argv.slice(2);

@@ -2,21 +2,15 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { memoryCache } from "../src/cache/memory.js";
-import { bootstrapAdmin, ensureAccount } from "../src/commands/accounts/handlers.js";
 import type { Sql } from "../src/db/database.js";
 import type { Position } from "../src/event-store/port.js";
-import { createApp } from "../src/http/app.js";
-import { createLogger } from "../src/http/logging.js";
-import { apiRoutes } from "../src/http/routes.js";
-import { openIdentity } from "../src/identity/open.js";
-import { memoryWindowCounter } from "../src/limits/memory.js";
 import { FIXTURE_READ_MODELS } from "../src/submission-api/submissions.js";
 import { DeliveryRecorded } from "../streams/fixture.js";
 import type { FixtureBuilder } from "../test/support/cricket-builders.js";
 import { dismissalKinds } from "../test/support/cricket-builders.js";
 import { CricketWorld } from "../test/support/cricket-world.js";
 import { anOpenFixture, KINDS, submission, validEvents } from "../test/support/submission-events.js";
+import { bearerApp } from "./bearer-app.js";
 import { listen } from "./http.js";
 import { alternate, log, measurement, median, onEachDatabase, pairedRatio, type Result } from "./support.js";
 
@@ -48,24 +42,10 @@ export const submissionsBenchmark = (): Promise<Result[]> => onEachDatabase(meas
 async function measureSubmissions(sql: Sql, backend: string): Promise<Result[]> {
   const dataDir = await mkdtemp(join(tmpdir(), "bench-submissions-"));
   const world = new CricketWorld(sql);
-  const identity = await openIdentity({
-    dataDir,
-    authJwksUrl: undefined,
-    authIssuer: undefined,
-    authAudience: "authenticated",
-    authAdminUrl: undefined,
-    authAdminSecret: undefined,
-  });
-  const issuer = identity.devIssuer;
-  if (!issuer) throw new Error("the development issuer is required");
+  const { app, anAdminToken } = await bearerApp(sql, world, dataDir);
   log(`submissions: ${backend}: ${ACCOUNTS} admins and the fixtures`);
   const tokens: string[] = [];
-  for (let i = 0; i < ACCOUNTS; i++) {
-    const subject = `bench-admin-${randomUUID()}`;
-    await ensureAccount(world.store, { subject, displayName: subject }, { now: new Date() });
-    await bootstrapAdmin(world.store, subject, { now: new Date() });
-    tokens.push(await issuer.issueToken({ subject }));
-  }
+  for (let i = 0; i < ACCOUNTS; i++) tokens.push(await anAdminToken());
   // A thousand balls in one innings are a Test's; the one-over clients play T20s.
   const fixtures = [
     ...Array.from({ length: LATENCY_SAMPLES * 4 }, () => anOpenFixture({ matchType: "Test" })),
@@ -73,18 +53,6 @@ async function measureSubmissions(sql: Sql, backend: string): Promise<Result[]> 
   ];
   await world.given(dismissalKinds(...KINDS), ...fixtures);
   world.runner.start();
-  const app = createApp(
-    {
-      logger: createLogger("silent"),
-      sql,
-      cache: memoryCache(),
-      identity,
-      store: world.store,
-      projections: world.runner,
-      rateLimits: memoryWindowCounter(),
-    },
-    apiRoutes,
-  );
   const server = await listen(app.fetch, "/api/v1/submissions");
   let account = 0;
   let lastAppended: Position | undefined;

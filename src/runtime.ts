@@ -47,7 +47,7 @@ export async function openRuntime(settings: Settings, logger = createLogger(sett
     validator,
     startWorkers() {
       projections.start();
-      validator.start();
+      validator.start(projections);
     },
     async close() {
       await validator.stop();

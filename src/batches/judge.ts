@@ -6,6 +6,7 @@ import type {
   Fault,
   Item,
   PackageEvent,
+  PackageFixture,
   PackageReference,
   ReadFixture,
   ReadPackage,
@@ -74,10 +75,14 @@ function fixtureCandidates(f: ReadFixture, fixtures: readonly FixtureCandidate[]
   );
 }
 
+/** "2024-04-01 Mumbai Indians v Chennai Super Kings": a fixture as people name it. */
+const fixtureLabel = (f: PackageFixture) =>
+  `${f.context.date} ${f.context.teams.map((t) => t.context.name).join(" v ")}`;
+
 const fixtureReference = (f: ReadFixture): PackageReference => ({
   ...(f.value?.sourceId === undefined ? {} : { sourceId: f.value.sourceId }),
   context: {
-    name: f.value ? `${f.value.context.date} ${f.value.context.teams.map((t) => t.context.name).join(" v ")}` : "",
+    name: f.value ? fixtureLabel(f.value) : "",
   },
 });
 
@@ -100,60 +105,71 @@ function requirement(
   };
 }
 
+type Place = ReturnType<typeof resolveFixtures>[number];
+
+/**
+ * The item as a delivery the direct submissions' checks can judge, when its fixture, innings
+ * and people are all found and nothing is wrong with it so far; else undefined, with what
+ * stops it among the entry's faults and requirements.
+ */
+function deliveryOf(
+  item: Item,
+  place: Place | undefined,
+  facts: BatchFacts,
+  packageFaults: readonly Fault[],
+  entry: JudgedItem,
+): SubmittedEvent | undefined {
+  const readInnings = place?.fixture.innings[item.inningsIndex];
+  const inningsPath = item.path.replace(/\.events\.\d+$/, "");
+  if (!place?.fixture.value || !readInnings || packageFaults.some((f) => holds(f.path, inningsPath)))
+    entry.faults.push({
+      code: "FIXTURE_INVALID",
+      message: "The fixture or innings this delivery belongs to has faults of its own (see the package faults)",
+      path: inningsPath,
+    });
+  if (place?.requirement) entry.requirements.push(place.requirement);
+  const fixture = place?.id === undefined ? undefined : facts.byFixture.get(place.id);
+  if (entry.faults.length > 0 || !item.event || !fixture || !readInnings) return undefined;
+  if (item.event.operation === "correction") {
+    entry.faults.push({
+      code: "CORRECTION_NOT_JUDGED",
+      message: "Corrections in packages are not judged yet; send them as direct corrections",
+      path: `${item.path}.operation`,
+    });
+    return undefined;
+  }
+  const innings = fixture.innings.find((i) => i.ordinal === readInnings.context.ordinal);
+  if (!innings) {
+    entry.faults.push({
+      code: "INVALID_INNINGS",
+      message: `The fixture has no innings of ordinal ${readInnings.context.ordinal}`,
+      path: `${inningsPath}.context.ordinal`,
+    });
+    return undefined;
+  }
+  return resolveEvent(item, item.event, innings, fixture, facts.substitutes, entry);
+}
+
 /** Judges every item of a package whose fixtures were resolved against `facts`. */
 export function judgeBatch(read: ReadPackage, facts: BatchFacts): Judgement {
   const resolved = resolveFixtures(read, facts.fixtures);
-  const faults = [...read.faults];
   const judged: JudgedItem[] = [];
   const toCheck = new Map<string, { item: Item; event: SubmittedEvent; judged: JudgedItem }[]>();
 
   for (const item of read.items) {
     const place = resolved[item.fixtureIndex];
-    const fixtureFacts = place?.id === undefined ? undefined : facts.byFixture.get(place.id);
-    const readInnings = place?.fixture.innings[item.inningsIndex];
     const entry: JudgedItem = {
       ordinal: item.ordinal,
       path: item.path,
       eventId: item.event?.eventId ?? null,
       outcome: "accepted",
-      context: contextOf(item, place?.fixture, readInnings?.context.ordinal),
+      context: contextOf(item, place?.fixture),
       faults: [...item.faults],
       requirements: [],
     };
     judged.push(entry);
-    const inningsPath = item.path.replace(/\.events\.\d+$/, "");
-    if (!place?.fixture.value || !readInnings || faults.some((f) => holds(f.path, inningsPath)))
-      entry.faults.push({
-        code: "FIXTURE_INVALID",
-        message: "The fixture or innings this delivery belongs to has faults of its own (see the package faults)",
-        path: inningsPath,
-      });
-    if (place?.requirement) entry.requirements.push(place.requirement);
-    if (entry.faults.length > 0 || !item.event || !fixtureFacts || !readInnings || place?.id === undefined) {
-      entry.outcome = outcomeOf(entry);
-      continue;
-    }
-    if (item.event.operation === "correction") {
-      entry.faults.push({
-        code: "CORRECTION_NOT_JUDGED",
-        message: "Corrections in packages are not judged yet; send them as direct corrections",
-        path: `${item.path}.operation`,
-      });
-      entry.outcome = outcomeOf(entry);
-      continue;
-    }
-    const innings = fixtureFacts.innings.find((i) => i.ordinal === readInnings.context.ordinal);
-    if (!innings) {
-      entry.faults.push({
-        code: "INVALID_INNINGS",
-        message: `The fixture has no innings of ordinal ${readInnings.context.ordinal}`,
-        path: item.path.replace(/\.events\.\d+$/, ".context.ordinal"),
-      });
-      entry.outcome = outcomeOf(entry);
-      continue;
-    }
-    const submitted = resolveEvent(item, item.event, innings, fixtureFacts, facts.substitutes, entry);
-    if (!submitted) {
+    const submitted = deliveryOf(item, place, facts, read.faults, entry);
+    if (!submitted || place?.id === undefined) {
       entry.outcome = outcomeOf(entry);
       continue;
     }
@@ -170,7 +186,7 @@ export function judgeBatch(read: ReadPackage, facts: BatchFacts): Judgement {
     );
     for (const part of chunks(ordered, MAX_EVENTS)) checkDeliveries(fixtureId, part, fixtureFacts, facts.reference);
   }
-  return { items: judged, faults };
+  return { items: judged, faults: read.faults };
 }
 
 /**
@@ -194,12 +210,12 @@ function outcomeOf(entry: JudgedItem): Outcome {
   return entry.outcome;
 }
 
-function contextOf(item: Item, fixture: ReadFixture | undefined, innings: number | undefined): ItemContext {
+function contextOf(item: Item, fixture: ReadFixture | undefined): ItemContext {
   const value = fixture?.value;
   const e = item.event;
   return {
-    fixture: value ? `${value.context.date} ${value.context.teams.map((t) => t.context.name).join(" v ")}` : null,
-    innings: innings ?? null,
+    fixture: value ? fixtureLabel(value) : null,
+    innings: fixture?.innings[item.inningsIndex]?.context.ordinal ?? null,
     over: e?.overNumber ?? null,
     ball: e ? (e.ballLabel ?? `${e.overNumber}.${e.positionInOver + 1}`) : null,
   };

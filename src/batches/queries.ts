@@ -133,13 +133,7 @@ export async function reportItems(
 /** The rules a batch broke, each with how many items (or package faults) broke it, most first. */
 export async function ruleSummary(sql: Sql, batchReference: string): Promise<{ code: string; count: number }[]> {
   return sql<{ code: string; count: number }[]>`
-    select code, count(*)::int as count from (
-      select unnest(codes) as code from batch_item where batch_reference = ${batchReference}::uuid
-      union all
-      select code from batch_fault where batch_reference = ${batchReference}::uuid
-    ) c
-    group by code
-    order by count desc, code`;
+    select code, count from batch_rule where batch_reference = ${batchReference}::uuid order by count desc, code`;
 }
 
 /** Faults outside any delivery, in the order validation found them. */

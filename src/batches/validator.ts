@@ -8,6 +8,7 @@ import type { EventStore } from "../event-store/port.js";
 import type { Logger } from "../http/logging.js";
 import { MANIFEST_NAME } from "../ingest/batches/manifest.js";
 import { type Fault, type ReadPackage, readPackage } from "../ingest/batches/package.js";
+import { signalOrTimeout } from "../projections/runner.js";
 import { batchFacts } from "./facts.js";
 import { type JudgedItem, type Judgement, judgeBatch } from "./judge.js";
 
@@ -34,10 +35,14 @@ export class BatchValidator {
     private readonly options: { idlePollMs?: number } = {},
   ) {}
 
-  /** Validates in the background until stopped: woken by appends, else every idlePollMs. */
-  start(): void {
+  /**
+   * Validates in the background until stopped: woken whenever `projections` make progress
+   * (the work list is a read model, so a new batch is there to find only once it is
+   * projected), else every idlePollMs.
+   */
+  start(projections: { onProgress(listener: () => void): () => void }): void {
     this.stopping = false;
-    const unsubscribe = this.deps.store.onAppend(() => this.wake.emit("wake"));
+    const unsubscribe = projections.onProgress(() => this.wake.emit("wake"));
     this.loop = (async () => {
       while (!this.stopping) {
         try {
@@ -45,14 +50,7 @@ export class BatchValidator {
         } catch (err) {
           this.deps.logger.error({ err }, "batch validation failed; retrying");
         }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, this.options.idlePollMs ?? 500);
-          function done() {
-            clearTimeout(timer);
-            resolve();
-          }
-          this.wake.once("wake", done);
-        });
+        await signalOrTimeout(this.wake, "wake", this.options.idlePollMs ?? 500);
       }
       unsubscribe();
     })();

@@ -46,6 +46,13 @@ const ddl = `
     primary key (batch_reference, ordinal)
   );
   create index batch_item_by_outcome on batch_item (batch_reference, outcome, ordinal);
+  -- how many items (and package faults) broke each rule: the report's summary
+  create table batch_rule (
+    batch_reference uuid not null,
+    code text not null,
+    count integer not null,
+    primary key (batch_reference, code)
+  );
   create table batch_fault (
     batch_reference uuid not null,
     position integer not null,
@@ -56,10 +63,10 @@ const ddl = `
 
 export const batches = defineProjector({
   name: "batches",
-  version: 2,
+  version: 3,
   description:
     "Batches: sender, competition, status, validation progress and counts; the items as judged, and package faults.",
-  tables: ["batch", "batch_item", "batch_fault"],
+  tables: ["batch", "batch_item", "batch_rule", "batch_fault"],
   ddl,
   on: {
     [BatchReceived.type]: (tx, events) => {
@@ -108,11 +115,14 @@ export const batches = defineProjector({
         })),
       );
       await tx`
-        insert into batch_item (batch_reference, ordinal, outcome, codes, item)
-        select batch_reference, ordinal, outcome, codes, item
-        from jsonb_to_recordset(${json(tx, rows)})
-          as r(batch_reference uuid, ordinal integer, outcome text, codes text[], item jsonb)
-        on conflict do nothing`;
+        with inserted as (
+          insert into batch_item (batch_reference, ordinal, outcome, codes, item)
+          select batch_reference, ordinal, outcome, codes, item
+          from jsonb_to_recordset(${json(tx, rows)})
+            as r(batch_reference uuid, ordinal integer, outcome text, codes text[], item jsonb)
+          on conflict do nothing
+          returning batch_reference, codes)
+        ${tallyRules(tx)}`;
       const touched = events.map((e) => ({ batch_reference: streamEntityId(e.streamId), at: e.metadata.occurredAt }));
       return recount(tx, touched);
     },
@@ -126,10 +136,13 @@ export const batches = defineProjector({
         })),
       );
       await tx`
-        insert into batch_fault (batch_reference, position, code, fault)
-        select * from jsonb_to_recordset(${json(tx, faults)})
-          as r(batch_reference uuid, position integer, code text, fault jsonb)
-        on conflict do nothing`;
+        with inserted as (
+          insert into batch_fault (batch_reference, position, code, fault)
+          select * from jsonb_to_recordset(${json(tx, faults)})
+            as r(batch_reference uuid, position integer, code text, fault jsonb)
+          on conflict do nothing
+          returning batch_reference, array[code] as codes)
+        ${tallyRules(tx)}`;
       const rows = events.map((e) => ({
         batch_reference: streamEntityId(e.streamId),
         status: e.data.status,
@@ -143,6 +156,16 @@ export const batches = defineProjector({
     },
   },
 });
+
+/**
+ * Adds the codes of the rows just inserted (`inserted`) to each batch's rule counts: a
+ * replayed event inserts none, so nothing is counted twice.
+ */
+const tallyRules = (tx: Tx) => tx`
+  insert into batch_rule (batch_reference, code, count)
+  select batch_reference, code, count(*)::int from inserted, unnest(codes) as code
+  group by batch_reference, code
+  on conflict (batch_reference, code) do update set count = batch_rule.count + excluded.count`;
 
 /** A batch's progress and counts, from its judged items: replaying a step counts nothing twice. */
 function recount(tx: Tx, touched: { batch_reference: string; at: string }[]) {

@@ -250,7 +250,7 @@ export class ProjectionRunner {
 }
 
 /** Resolves when `emitter` emits `signal`, or after `ms`, whichever comes first. */
-function signalOrTimeout(emitter: EventEmitter, signal: string, ms: number): Promise<void> {
+export function signalOrTimeout(emitter: EventEmitter, signal: string, ms: number): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);

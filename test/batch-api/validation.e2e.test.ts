@@ -275,6 +275,31 @@ describe("validation runs once per batch", () => {
     expect(report.data.map((i) => i.ordinal)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
+  it("validates by itself once started, woken when the batch is projected", async () => {
+    const fixture = await aFixtureWithSubmitter();
+    // A poll far longer than the test: only the projectors' progress can wake it in time.
+    const running = new BatchValidator(
+      { sql: api.db.sql, store: api.world.store, logger: createLogger("silent") },
+      { idlePollMs: 60_000 },
+    );
+    running.start(api.world.runner);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100)); // its first look finds nothing
+      const res = await sendBatch(api.api, aPackageOf(fixture, validEvents(fixture, 3)), { token: submitter.token });
+      const { links } = (res.body as { data: ApiBatch }).data;
+      const deadline = Date.now() + 10_000;
+      let status = "received";
+      while (status !== "validated" && Date.now() < deadline) {
+        await api.world.catchUp();
+        status = ((await api.api.get(links.status, { token: submitter.token })).body as { data: ApiBatch }).data.status;
+        if (status !== "validated") await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(status).toBe("validated");
+    } finally {
+      await running.stop();
+    }
+  });
+
   it("appends one outcome when validators race for the same batch", async () => {
     const fixture = await aFixtureWithSubmitter();
     const res = await sendBatch(api.api, aPackageOf(fixture, validEvents(fixture, 5)), { token: submitter.token });
