@@ -124,7 +124,7 @@ export const BatchItemsJudged = defineEvent({
   schema: z.strictObject({ from: z.number().int().min(0), items: z.array(judgedItem).min(1) }),
 });
 
-export const VALIDATED_STATUSES = ["validated", "staged", "rejected"] as const;
+const VALIDATED_STATUSES = ["validated", "staged", "rejected"] as const;
 
 const tally = z.number().int().min(0);
 const counts = z.strictObject({

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { IDEMPOTENCY_KEY } from "../../streams/batch.js";
 import { visibleBatch } from "../batches/access.js";
-import { BATCH_STATUSES, type BatchView, batchKey, listBatches } from "../batches/queries.js";
+import { BATCH_STATUSES, type BatchView, batchKey, findBatch, listBatches } from "../batches/queries.js";
 import { receiveBatch } from "../commands/batches/handlers.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
@@ -17,6 +17,7 @@ import {
 import { storableTimestamp } from "../http/dates.js";
 import { ApiError, errorEnvelopeSchema } from "../http/errors.js";
 import { collectionSchema, cursorParam, DEFAULT_LIMIT, keysetPage, limitParam } from "../http/pagination.js";
+import type { Intake } from "../ingest/batches/intake.js";
 import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
 import { packageOf } from "./package-body.js";
 import { registerReports } from "./reports.js";
@@ -180,6 +181,29 @@ const toApi = (batch: BatchView) => {
   };
 };
 
+/** A batch just received, as its status will show it once projected. */
+const receivedNow = (
+  batchReference: string,
+  ownerAccountId: string,
+  competitionId: string,
+  intake: Intake,
+  at: Date,
+): BatchView => ({
+  batchReference,
+  ownerAccountId,
+  competitionId,
+  packageId: intake.head.packageId,
+  contractVersion: intake.head.contractVersion,
+  checksum: intake.checksum,
+  status: "received",
+  fileCount: intake.files.length,
+  byteCount: intake.files.reduce((sum, f) => sum + f.size, 0),
+  receivedAt: at,
+  updatedAt: at,
+  progress: { itemsDone: 0, itemsTotal: null },
+  counts: { accepted: 0, rejected: 0, unresolved: 0, duplicate: 0, conflicting: 0 },
+});
+
 /** The key a package is sent under, as the header says it; 400 when absent or malformed. */
 function idempotencyKeyOf(c: Context): string {
   const key = c.req.header("Idempotency-Key");
@@ -209,14 +233,19 @@ export function registerBatches(app: Router, deps: AppDependencies) {
     const intake = await packageOf(c);
     const idempotencyKey = idempotencyKeyOf(c);
     const services = application(deps);
+    const context = commandContext(c);
     const receipt = await receiveBatch(
       { store: services.store, sql: sql() },
       { sender: account, idempotencyKey, intake },
-      commandContext(c),
+      context,
     );
     // A replayed key appends nothing, but the batch may still be on its way to the read model.
     await services.projections?.waitFor(READ_MODELS, receipt.position);
-    const batch = await visible(c, receipt.batchReference);
+    // Stored either way: while the read model trails (a rebuild, a slow worker) the receipt
+    // is what this request knows, its time the request's.
+    const batch =
+      (await findBatch(sql(), receipt.batchReference)) ??
+      receivedNow(receipt.batchReference, account.accountId, receipt.competitionId, intake, context.now);
     const headers: Record<string, string> = { Location: toApi(batch).links.status };
     if (receipt.events.length === 0) headers["Idempotent-Replayed"] = "true";
     return c.json({ data: toApi(batch) }, 202, headers);

@@ -24,7 +24,7 @@ import { type Candidate, candidatesFor } from "./references.js";
 export type JudgedItem = JudgedItemData;
 export type Outcome = JudgedItem["outcome"];
 /** A reference that names no candidate, or several: the batch stays staged until it is resolved. */
-export type Requirement = JudgedItem["requirements"][number];
+type Requirement = JudgedItem["requirements"][number];
 type ItemContext = JudgedItem["context"];
 
 /** A fixture of the competition, as a package may name it. */

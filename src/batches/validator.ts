@@ -1,5 +1,11 @@
 import { EventEmitter } from "node:events";
-import { BatchReceived, batchCatalogue, batchStream, type ReceivedFile } from "../../streams/batch.js";
+import {
+  BatchItemsJudged,
+  BatchReceived,
+  batchCatalogue,
+  batchStream,
+  type ReceivedFile,
+} from "../../streams/batch.js";
 import { parseJson } from "../bounded-json.js";
 import { type BatchCommand, batchDecider } from "../commands/batches/decide.js";
 import { handleCommand, loadStream } from "../commands/handle.js";
@@ -70,7 +76,12 @@ export class BatchValidator {
     let finished = 0;
     for (const { batch_reference } of waiting) {
       if (this.stopping) break;
-      if (await this.validate(batch_reference)) finished++;
+      // One batch that cannot be validated must not hold up the ones after it.
+      try {
+        if (await this.validate(batch_reference)) finished++;
+      } catch (err) {
+        this.deps.logger.error({ err, batchReference: batch_reference }, "batch validation failed; retried later");
+      }
     }
     return finished;
   }
@@ -88,13 +99,19 @@ export class BatchValidator {
     const step = (command: BatchCommand) =>
       handleCommand(this.deps.store, batchCatalogue, stream, batchDecider, command, { actor: SYSTEM, now: new Date() });
 
-    await step({ type: "StartValidation", itemsTotal: judgement.items.length });
-    for (let from = state.validation?.itemsJudged ?? 0; from < judgement.items.length; from += ITEMS_PER_STEP)
-      await step({ type: "JudgeItems", from, items: judgement.items.slice(from, from + ITEMS_PER_STEP) });
+    // Items judged before a restart keep the outcome they were given: the batch's status
+    // and counts are those of the items as stored, not of this second look at them.
+    const judgedBefore = history.flatMap((e) =>
+      e.type === BatchItemsJudged.type ? BatchItemsJudged.schema.parse(e.data).items : [],
+    );
+    const items = [...judgedBefore, ...judgement.items.slice(judgedBefore.length)];
+    await step({ type: "StartValidation", itemsTotal: items.length });
+    for (let from = judgedBefore.length; from < items.length; from += ITEMS_PER_STEP)
+      await step({ type: "JudgeItems", from, items: items.slice(from, from + ITEMS_PER_STEP) });
     await step({
       type: "CompleteValidation",
-      status: statusOf(read, judgement.items),
-      counts: countsOf(judgement.items),
+      status: statusOf(read, items),
+      counts: countsOf(items),
       faults: judgement.faults,
     });
     return true;

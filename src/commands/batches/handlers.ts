@@ -9,8 +9,8 @@ import { type CommandContext, type HandleResult, handleCommand } from "../handle
 import { batchDecider } from "./decide.js";
 import { BatchForbidden, PackageUnreadable } from "./errors.js";
 
-/** A received batch: where its events landed (for read-your-writes), and its reference. */
-export type BatchReceipt = HandleResult & { batchReference: string };
+/** A received batch: where its events landed (for read-your-writes), its reference and competition. */
+export type BatchReceipt = HandleResult & { batchReference: string; competitionId: string };
 
 /**
  * Receives a package: resolves the competition it names (who may send it depends on it),
@@ -45,7 +45,7 @@ export async function receiveBatch(
     },
     { ...context, actor: sender.accountId },
   );
-  return { ...result, batchReference };
+  return { ...result, batchReference, competitionId };
 }
 
 /** The one competition the package names; none or several is a package that cannot be received. */

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { ReceivedFile } from "../../../streams/batch.js";
-import { storable } from "../../../streams/shared.js";
 import { JsonTooDeep, parseJson } from "../../bounded-json.js";
 import { PackageUnreadable } from "../../commands/batches/errors.js";
 import type { Problem } from "../../commands/errors.js";
 import { zodDetails } from "../../commands/problems.js";
+import { unstorablePaths } from "../../http/storable-text.js";
 import { type Intake, readHead } from "./intake.js";
 
 /**
@@ -15,7 +15,7 @@ import { type Intake, readHead } from "./intake.js";
  */
 
 /** The media types a package's file may have. */
-export const PART_MEDIA_TYPES = ["application/json"] as const;
+const PART_MEDIA_TYPES = ["application/json"] as const;
 /** The manifest's own name among the stored files: first, before the files it lists. */
 export const MANIFEST_NAME = "manifest.json";
 export const MAX_FILES = 20;
@@ -50,12 +50,13 @@ export type SentFile = { name: string; type: string; bytes: Uint8Array };
  */
 export function manifestPackage(manifestText: string, sent: readonly SentFile[]): Intake {
   let manifest: unknown;
-  if (!storable(manifestText)) throw unreadable("manifest", "The manifest holds U+0000, which cannot be stored");
   try {
     manifest = parseJson(manifestText);
   } catch (error) {
     throw unreadable("manifest", error instanceof JsonTooDeep ? error.message : "The manifest is not valid JSON");
   }
+  const [unstorable] = unstorablePaths(manifest);
+  if (unstorable) throw unreadable(["manifest", ...unstorable].join("."), "Holds text that cannot be stored");
   const head = readHead(manifest);
   const parsed = manifestSchema.safeParse(manifest);
   if (!parsed.success)
@@ -128,15 +129,17 @@ export function manifestPackage(manifestText: string, sent: readonly SentFile[])
 const unreadable = (field: string, message: string) =>
   new PackageUnreadable([{ code: "INVALID_FIELD", message, field }]);
 
-/** Why a JSON file's text cannot be stored and read, or nothing. */
+/** Why a package file's text cannot be read as part of a package, or nothing. */
 function unreadableJson(text: string): string | undefined {
-  if (!storable(text)) return "holds U+0000, which cannot be stored";
+  let value: unknown;
   try {
-    parseJson(text);
-    return undefined;
+    value = parseJson(text);
   } catch (error) {
     return error instanceof JsonTooDeep ? `is not accepted: ${error.message}` : "is not valid JSON";
   }
+  if (!Array.isArray((value as { fixtures?: unknown } | null)?.fixtures)) return 'is not an object {"fixtures": [...]}';
+  const [unstorable] = unstorablePaths(value);
+  return unstorable ? `holds text that cannot be stored at ${unstorable.join(".") || "its top"}` : undefined;
 }
 
 function utf8(bytes: Uint8Array): string | undefined {

@@ -143,7 +143,6 @@ export type ReadFixture = {
 
 export type ReadPackage = {
   contractVersion: "1.0" | "1.1" | undefined;
-  season: PackageReference | undefined;
   fixtures: ReadFixture[];
   items: Item[];
   /** Faults outside any delivery: of the head, a fixture or an innings. */
@@ -194,10 +193,12 @@ export function readPackage(body: unknown): ReadPackage {
     });
     fixtures.push(read);
   });
-  const contractVersion = top.success ? top.data.contractVersion : undefined;
+  // Read on its own: an unexpected field beside it is a fault of the head, not of the version.
+  const version = (body as Record<string, unknown> | null)?.contractVersion;
+  const contractVersion = version === "1.0" || version === "1.1" ? version : undefined;
   if (contractVersion === "1.1") faults.push(...fixtures.flatMap(versionFaults));
   markRepeats(items);
-  return { contractVersion, season: top.success ? top.data.season : undefined, fixtures, items, faults };
+  return { contractVersion, fixtures, items, faults };
 }
 
 /** 1.1 asks each fixture for its source id and a whole proposal, whose dates and outcome agree. */
