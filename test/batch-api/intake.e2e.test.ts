@@ -354,10 +354,17 @@ describe("a package of several files", () => {
     expect(await refusedParts(aManifest({ ...head(), packageId: "week\u0000" }, sent), sent)).toEqual([
       ["INVALID_FIELD", "manifest.packageId"],
     ]);
-    const surrogate = [sent[0] as Part, { path: "week-1/b.json", content: '{"fixtures": [{"context": {"name": "\\ud800"}}]}' }];
-    expect(await refusedParts(aManifest(head(), surrogate), surrogate)).toEqual([["INVALID_FIELD", "manifest.files.1.path"]]);
+    const surrogate = [
+      sent[0] as Part,
+      { path: "week-1/b.json", content: '{"fixtures": [{"context": {"name": "\\ud800"}}]}' },
+    ];
+    expect(await refusedParts(aManifest(head(), surrogate), surrogate)).toEqual([
+      ["INVALID_FIELD", "manifest.files.1.path"],
+    ]);
     const notPackage = [sent[0] as Part, { path: "week-1/b.json", content: '{"fixture": []}' }];
-    expect(await refusedParts(aManifest(head(), notPackage), notPackage)).toEqual([["INVALID_FIELD", "manifest.files.1.path"]]);
+    expect(await refusedParts(aManifest(head(), notPackage), notPackage)).toEqual([
+      ["INVALID_FIELD", "manifest.files.1.path"],
+    ]);
   });
 
   it("refuses a file over 1 MB with 413", async () => {
