@@ -24,7 +24,7 @@ export const batchReferenceFor = (ownerAccountId: string, idempotencyKey: string
 export const CONTRACT_VERSIONS = ["1.0", "1.1"] as const;
 
 /** Lowercase hex SHA-256. */
-export const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
+export const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, "Lowercase hex SHA-256");
 
 /** `Idempotency-Key`: 1 to 255 visible ASCII characters. */
 export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;

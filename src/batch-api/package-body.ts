@@ -25,8 +25,7 @@ export async function packageOf(c: Context): Promise<Intake> {
   const manifest = form.manifest;
   const manifestText =
     typeof manifest === "string" ? manifest : manifest instanceof File ? await manifest.text() : undefined;
-  if (manifestText === undefined || Array.isArray(manifest))
-    throw invalid("manifest", "Send one manifest in the field `manifest`");
+  if (manifestText === undefined) throw invalid("manifest", "Send one manifest in the field `manifest`");
   const parts = [form.files ?? []].flat();
   if (parts.length > MAX_FILES) throw invalid("files", `At most ${MAX_FILES} files`);
   const files: SentFile[] = [];
@@ -35,7 +34,7 @@ export async function packageOf(c: Context): Promise<Intake> {
       throw invalid("files", "The field `files` holds files, each named by its manifest path");
     if (part.size > MAX_BODY_BYTES)
       throw new ApiError("PAYLOAD_TOO_LARGE", `${JSON.stringify(part.name)} is over ${MAX_BODY_BYTES} bytes`);
-    files.push({ name: part.name, type: part.type, bytes: new Uint8Array(await part.arrayBuffer()) });
+    files.push({ name: part.name, bytes: new Uint8Array(await part.arrayBuffer()) });
   }
   for (const [field] of Object.entries(form))
     if (field !== "manifest" && field !== "files")

@@ -35,6 +35,8 @@ const ddl = `
   );
   create index batch_by_owner on batch (owner_account_id, received_at desc, batch_reference desc);
   create index batch_by_time on batch (received_at desc, batch_reference desc);
+  -- the validator's work list, asked whenever the projectors make progress: only the few waiting
+  create index batch_waiting on batch (received_at, batch_reference) where status in ('received', 'validating');
   create table batch_item (
     batch_reference uuid not null,
     ordinal integer not null,
@@ -63,7 +65,7 @@ const ddl = `
 
 export const batches = defineProjector({
   name: "batches",
-  version: 3,
+  version: 4,
   description:
     "Batches: sender, competition, status, validation progress and counts; the items as judged, and package faults.",
   tables: ["batch", "batch_item", "batch_rule", "batch_fault"],

@@ -367,6 +367,46 @@ describe("a package of several files", () => {
     ]);
   });
 
+  it("refuses a form without its manifest, with a field that is no file, or with fields it does not read", async () => {
+    const sent = parts();
+    const manifest = JSON.stringify(aManifest(head(), sent));
+    const formOf = (build: (form: FormData) => void) => {
+      const form = new FormData();
+      build(form);
+      return form;
+    };
+    const attach = (form: FormData) => {
+      for (const p of sent) form.append("files", new File([p.content], p.path, { type: "application/json" }));
+    };
+    for (const [form, field] of [
+      [formOf(attach), "manifest"],
+      [
+        formOf((f) => {
+          f.append("manifest", manifest);
+          f.append("files", "not a file");
+        }),
+        "files",
+      ],
+      [
+        formOf((f) => {
+          f.append("manifest", manifest);
+          attach(f);
+          f.append("comment", "hello");
+        }),
+        "comment",
+      ],
+    ] as const) {
+      const before = await batchCount();
+      const res = await api.api.post("/api/v1/batches", form, {
+        token: submitter.token,
+        headers: { "idempotency-key": randomUUID() },
+      });
+      expectError(res, 422, "VALIDATION_FAILED");
+      expect(fieldsOf(res)).toEqual([["INVALID_FIELD", field]]);
+      expect(await batchCount()).toBe(before);
+    }
+  });
+
   it("refuses a file over 1 MB with 413", async () => {
     const big = [
       parts()[0] as Part,

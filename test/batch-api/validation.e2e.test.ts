@@ -202,6 +202,21 @@ describe("validating a package", () => {
     expect(file.batchReference).toBe(batch.batchReference);
     expect(file.items).toEqual([...first.data, ...second.data]);
     expect(file.summary.counts).toMatchObject({ accepted: 7 });
+    // A cursor of other filters, a filter of no outcome, a parameter it does not take: 400 naming each.
+    for (const [query, field] of [
+      [`?outcome=rejected&cursor=${first.pagination.nextCursor}`, "cursor"],
+      ["?cursor=not-a-cursor", "cursor"],
+      ["?outcome=maybe", "outcome"],
+      ["?limit=0", "limit"],
+      ["?code=", "code"],
+      ["?owner=me", "owner"],
+    ]) {
+      const res = await api.api.get(`${batch.links.report}${query}`, { token: submitter.token });
+      expect(res.status, `${query}: ${res.text}`).toBe(400);
+      expect((res.body as { error: { details: { field: string }[] } }).error.details.map((d) => d.field)).toEqual([
+        field,
+      ]);
+    }
     const other = await api.signIn();
     expect((await api.api.get(`${batch.links.report}/download`, { token: other.token })).status).toBe(403);
     expect((await api.api.get(batch.links.report, { token: other.token })).status).toBe(403);

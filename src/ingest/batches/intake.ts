@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { CONTRACT_VERSIONS, type ReceivedFile } from "../../../streams/batch.js";
-import { sourceId } from "../../../streams/shared.js";
 import type { Reference } from "../../batches/references.js";
 import { PackageUnreadable } from "../../commands/batches/errors.js";
 import { zodDetails } from "../../commands/problems.js";
+import { sha256 } from "../../commands/submissions/submit.js";
+import { namedReference } from "./package.js";
 
 /**
  * What intake reads of a package before it is stored: enough to know it is a package of a
@@ -13,16 +13,10 @@ import { zodDetails } from "../../commands/problems.js";
  * (docs/batches.md, "Intake").
  */
 
-/** A competition is named, never only by a source id (the specification's rule). */
-const competitionReference = z.strictObject({
-  sourceId: sourceId.optional(),
-  context: z.looseObject({ name: z.string().trim().min(1).max(200) }),
-});
-
 const head = z.looseObject({
   contractVersion: z.string(),
   packageId: z.string().trim().min(1).max(200),
-  competition: competitionReference,
+  competition: namedReference,
 });
 
 export type PackageHead = {
@@ -33,8 +27,6 @@ export type PackageHead = {
 
 /** A package as received: its head, its bytes as files, and the checksum of what was sent. */
 export type Intake = { head: PackageHead; files: ReceivedFile[]; checksum: string };
-
-const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 /** Reads the head of a package; throws PackageUnreadable naming every problem of it. */
 export function readHead(body: unknown): PackageHead {

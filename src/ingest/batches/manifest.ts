@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { ReceivedFile } from "../../../streams/batch.js";
+import { type ReceivedFile, sha256Hex } from "../../../streams/batch.js";
 import { JsonTooDeep, parseJson } from "../../bounded-json.js";
 import { PackageUnreadable } from "../../commands/batches/errors.js";
 import type { Problem } from "../../commands/errors.js";
 import { zodDetails } from "../../commands/problems.js";
+import { sha256 } from "../../commands/submissions/submit.js";
 import { unstorablePaths } from "../../http/storable-text.js";
 import { type Intake, readHead } from "./intake.js";
 
@@ -33,16 +33,15 @@ const manifestSchema = z.looseObject({
             "A relative path: no leading /, drive or backslash, no . or .. segment, no empty segment",
           ),
         mediaType: z.string(),
-        sha256: z.string().regex(/^[0-9a-f]{64}$/, "Lowercase hex SHA-256 of the file's bytes"),
+        sha256: sha256Hex,
       }),
     )
     .min(2, "A manifest lists at least two files")
     .max(MAX_FILES, `At most ${MAX_FILES} files`),
 });
 
-const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-
-export type SentFile = { name: string; type: string; bytes: Uint8Array };
+/** A file part as sent: the name it came under and its bytes (the manifest says its media type). */
+export type SentFile = { name: string; bytes: Uint8Array };
 
 /**
  * The package a manifest and its files make; throws PackageUnreadable naming every problem

@@ -20,8 +20,8 @@ const reference = z
   .refine((r) => r.sourceId !== undefined || r.context?.name !== undefined, "Give a sourceId or a context.name");
 export type PackageReference = z.infer<typeof reference>;
 
-/** Teams are named (a source-only team reference is refused). */
-const teamReference = z.strictObject({ sourceId: sourceId.optional(), context: z.looseObject({ name }) });
+/** Competitions and teams are named (a source-only reference to either is refused). */
+export const namedReference = z.strictObject({ sourceId: sourceId.optional(), context: z.looseObject({ name }) });
 
 const count = (max: number) => z.number().int().min(0).max(max);
 const extra = z.number().int().min(1).max(99).optional();
@@ -82,7 +82,7 @@ export type PackageEvent = z.infer<typeof event>;
 
 const innings = z.strictObject({
   sourceId: sourceId.optional(),
-  context: z.strictObject({ ordinal: z.number().int().min(0).max(20), battingTeam: teamReference }),
+  context: z.strictObject({ ordinal: z.number().int().min(0).max(20), battingTeam: namedReference }),
   // Each event is read on its own: a malformed one is a rejected item, not a lost package.
   events: z.array(z.unknown()).min(1),
 });
@@ -97,7 +97,7 @@ const proposal = z.strictObject({
   ballsPerOver: z.number().int().min(1).max(12),
   outcome: z.strictObject({
     result: z.enum(["won", "tie", "draw", "no result"]),
-    winner: teamReference.optional(),
+    winner: namedReference.optional(),
   }),
   sourceVersion: z.string().trim().min(1).max(100),
   sourceRevision: z.number().int().min(1),
@@ -106,7 +106,7 @@ const proposal = z.strictObject({
 const fixture = z.strictObject({
   sourceId: sourceId.optional(),
   season: reference.optional(),
-  context: z.strictObject({ date: z.iso.date(), teams: z.array(teamReference).length(2) }),
+  context: z.strictObject({ date: z.iso.date(), teams: z.array(namedReference).length(2) }),
   innings: z.array(z.unknown()).min(1),
   proposal: proposal.optional(),
 });
@@ -115,7 +115,7 @@ export type PackageFixture = z.infer<typeof fixture>;
 const head = z.strictObject({
   contractVersion: z.enum(["1.0", "1.1"]),
   packageId: name,
-  competition: teamReference,
+  competition: namedReference,
   season: reference.optional(),
   fixtures: z.array(z.unknown()).min(1),
 });
