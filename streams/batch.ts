@@ -71,6 +71,10 @@ const fault = z.strictObject({
   path: z.string(),
   /** The package file the path is in, when the package came as several. */
   file: z.string().optional(),
+  /** Where a CSV or XLSX package holds it: the sheet (XLSX), the row (1 is the first line) and the column. */
+  sheet: z.string().optional(),
+  row: z.number().int().min(1).optional(),
+  column: z.string().optional(),
 });
 
 const reference = z.strictObject({
@@ -87,6 +91,9 @@ const judgedItem = z.strictObject({
   /** Its JSON path, and every path of its faults and requirements: within `file` when there is one. */
   path: z.string(),
   file: z.string().optional(),
+  /** The sheet and row of a CSV or XLSX package that hold it. */
+  sheet: z.string().optional(),
+  row: z.number().int().min(1).optional(),
   eventId: z.string().nullable(),
   outcome: z.enum(ITEM_OUTCOMES),
   context: z.strictObject({
@@ -100,6 +107,8 @@ const judgedItem = z.strictObject({
     z.strictObject({
       code: z.enum(["UNRESOLVED_REFERENCE", "AMBIGUOUS_REFERENCE"]),
       referencePath: z.string(),
+      /** The column that holds the reference, in a CSV or XLSX package. */
+      column: z.string().optional(),
       submittedReference: reference,
       candidates: z.array(z.strictObject({ sourceId: z.string(), label: z.string(), candidateReference: z.string() })),
       resolutionRequired: z.literal(true),

@@ -57,7 +57,7 @@ const receiveRoute = createRoute({
   operationId: "receiveBatch",
   summary: "Send a batch package for validation and review",
   description:
-    "Stores a batch package (contract version 1.0 or 1.1: one JSON body of at most 1 MB, or a manifest and its files as multipart/form-data, each file at most 1 MB and 10 MB in all; docs/batches.md) and answers 202 with its receipt before validating it: the package is durable once the receipt is sent. Intake reads only the package's head: `contractVersion` (others are refused, never read best-effort: 422 UNSUPPORTED_CONTRACT_VERSION), `packageId` and the `competition` it is for, which must name exactly one competition (422 UNRESOLVED_REFERENCE or AMBIGUOUS_REFERENCE on `competition`), inside the sender's submitter scope for a submitter (403). Every other rule is validation's, reported in the batch's report. A submitter or an administrator.",
+    "Stores a batch package (contract version 1.0 or 1.1: one JSON, CSV or XLSX body of at most 1 MB, or a manifest and its files as multipart/form-data, each file at most 1 MB and 10 MB in all; docs/batches.md) and answers 202 with its receipt before validating it: the package is durable once the receipt is sent. Intake reads only the package's head: `contractVersion` (others are refused, never read best-effort: 422 UNSUPPORTED_CONTRACT_VERSION), `packageId` and the `competition` it is for, which must name exactly one competition (422 UNRESOLVED_REFERENCE or AMBIGUOUS_REFERENCE on `competition`), inside the sender's submitter scope for a submitter (403). A CSV or XLSX package has one delivery per row under a header naming its columns, its head in the first row's package columns; what cannot be read as a table is refused here too (not UTF-8 or not CSV, not a workbook, a workbook over 100 sheets or inflating past 64 MB, a formula in a cell: 422, FORMULA_NOT_ALLOWED for the last). Every other rule is validation's, reported in the batch's report. A submitter or an administrator.",
   ...implemented,
   security: bearerSecurity,
   parameters: [idempotencyKeyParameter],
@@ -66,6 +66,23 @@ const receiveRoute = createRoute({
       required: true,
       content: {
         "application/json": { schema: { $ref: "#/components/schemas/BatchPackage" } },
+        "text/csv": {
+          schema: {
+            type: "string",
+            description:
+              'A header row naming the columns (docs/batches.md, "CSV and XLSX packages"), then one delivery per row, its package, fixture and innings columns repeated on every row.',
+            example:
+              "contractVersion,packageId,competition,fixtureDate,team1,team2,inningsOrdinal,battingTeam,eventId,occurrenceSequence,overNumber,positionInOver,striker,nonStriker,bowler,runsOffBat,runsExtras,runsTotal\n1.0,week-3,Indian Premier League,2024-04-01,Mumbai Indians,Chennai Super Kings,0,Mumbai Indians,0b6c1f7e-3d2a-4c5b-9e8f-7a6d5c4b3a21,1,0,0,RG Sharma,Ishan Kishan,DL Chahar,4,0,4\n",
+          },
+        },
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+          schema: {
+            type: "string",
+            format: "binary",
+            description:
+              "A workbook whose sheets each hold the CSV's columns, the header in a sheet's first non-empty row; values only (no formulas), at most 100 sheets.",
+          },
+        },
         "multipart/form-data": {
           schema: {
             type: "object",
@@ -74,13 +91,13 @@ const receiveRoute = createRoute({
               manifest: {
                 type: "string",
                 description:
-                  "JSON: the package's head (contractVersion, packageId, competition, season) and `files`, at least two, each {path (relative), mediaType (application/json), sha256 (lowercase hex of its bytes)}.",
+                  "JSON: the package's head (contractVersion, packageId, competition, season) and `files`, at least two, each {path (relative), mediaType (application/json, text/csv or the XLSX type), sha256 (lowercase hex of its bytes)}.",
               },
               files: {
                 type: "array",
                 items: { type: "string", format: "binary" },
                 description:
-                  "Each file of the manifest, named by its path; each a JSON object `{fixtures: [...]}`, at most 1 MB, 10 MB in all.",
+                  "Each file of the manifest, named by its path: a JSON object `{fixtures: [...]}`, or a CSV or XLSX table of deliveries (its package columns, if given, must say what the manifest says); each at most 1 MB, 10 MB in all.",
               },
             },
           },

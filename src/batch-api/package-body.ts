@@ -2,13 +2,14 @@ import type { Context } from "hono";
 import { MAX_BODY_BYTES } from "../http/app.js";
 import { ApiError } from "../http/errors.js";
 import { JSON_MEDIA_TYPE, jsonBody } from "../http/json-body.js";
-import { type Intake, jsonPackage } from "../ingest/batches/intake.js";
+import { TABLE_MEDIA_TYPES } from "../ingest/batches/encodings.js";
+import { type Intake, jsonPackage, tablePackage } from "../ingest/batches/intake.js";
 import { MAX_FILES, manifestPackage, type SentFile } from "../ingest/batches/manifest.js";
 
 /**
- * The package a POST /batches carries, by its Content-Type: one JSON body, or a manifest and
- * its files as multipart/form-data (field `manifest`, then each file in the field `files`
- * under its manifest path as its filename). Anything else is 415.
+ * The package a POST /batches carries, by its Content-Type: one JSON, CSV or XLSX body, or a
+ * manifest and its files as multipart/form-data (field `manifest`, then each file in the
+ * field `files` under its manifest path as its filename). Anything else is 415.
  */
 export async function packageOf(c: Context): Promise<Intake> {
   const type = c.req.header("Content-Type") ?? "";
@@ -16,10 +17,12 @@ export async function packageOf(c: Context): Promise<Intake> {
     const body = await jsonBody(c);
     return jsonPackage(await c.req.text(), body);
   }
+  const table = TABLE_MEDIA_TYPES.find((t) => type.toLowerCase().split(";")[0]?.trim() === t);
+  if (table) return tablePackage(new Uint8Array(await c.req.arrayBuffer()), table);
   if (!/^multipart\/form-data/i.test(type))
     throw new ApiError(
       "UNSUPPORTED_MEDIA_TYPE",
-      "Send the package as application/json, or as multipart/form-data with a manifest and its files",
+      `Send the package as application/json, ${TABLE_MEDIA_TYPES.join(" or ")}, or as multipart/form-data with a manifest and its files`,
     );
   const form = await formOf(c);
   const manifest = form.manifest;

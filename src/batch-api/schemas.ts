@@ -89,6 +89,16 @@ export const batchPackageSchema = z
   })
   .openapi("BatchPackage");
 
+/** Where a CSV or XLSX package holds an item or a fault. */
+const tablePlace = {
+  sheet: z.string().optional().openapi({ description: "The sheet of an XLSX package.", example: "Week 3" }),
+  row: z
+    .number()
+    .int()
+    .optional()
+    .openapi({ description: "The row of a CSV or XLSX package (1 is the header's line).", example: 38 }),
+};
+
 export const faultSchema = z
   .object({
     code: z.string().openapi({ description: "The rule's stable code.", example: "INVALID_PARTICIPANT" }),
@@ -101,6 +111,11 @@ export const faultSchema = z
       .string()
       .optional()
       .openapi({ description: "The manifest path of the file the path is in.", example: "week-3.json" }),
+    ...tablePlace,
+    column: z.string().optional().openapi({
+      description: "The column of a CSV or XLSX package that holds what is wrong.",
+      example: "striker",
+    }),
   })
   .openapi("BatchFault");
 
@@ -115,6 +130,7 @@ export const batchItemSchema = z
       .string()
       .optional()
       .openapi({ description: "The manifest path of the file it is in.", example: "week-3.json" }),
+    ...tablePlace,
     eventId: z.string().nullable().openapi({ description: "The delivery's eventId; null when it was unreadable." }),
     outcome: z.enum(ITEM_OUTCOMES).openapi({ example: "accepted" }),
     context: z
@@ -131,6 +147,10 @@ export const batchItemSchema = z
         .object({
           code: z.enum(["UNRESOLVED_REFERENCE", "AMBIGUOUS_REFERENCE"]),
           referencePath: z.string().openapi({ example: "fixtures.0.innings.1.events.37.striker" }),
+          column: z.string().optional().openapi({
+            description: "The column of a CSV or XLSX package that holds the reference.",
+            example: "striker",
+          }),
           submittedReference: z.record(z.string(), z.unknown()),
           candidates: z.array(
             z.object({

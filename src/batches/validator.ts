@@ -1,22 +1,15 @@
 import { EventEmitter } from "node:events";
-import {
-  BatchItemsJudged,
-  BatchReceived,
-  batchCatalogue,
-  batchStream,
-  type ReceivedFile,
-} from "../../streams/batch.js";
-import { parseJson } from "../bounded-json.js";
+import { BatchItemsJudged, BatchReceived, batchCatalogue, batchStream } from "../../streams/batch.js";
 import { type BatchCommand, batchDecider } from "../commands/batches/decide.js";
 import { handleCommand, loadStream } from "../commands/handle.js";
 import type { Sql } from "../db/database.js";
 import type { EventStore } from "../event-store/port.js";
 import type { Logger } from "../http/logging.js";
-import { MANIFEST_NAME } from "../ingest/batches/manifest.js";
-import { type Fault, type ReadPackage, readPackage } from "../ingest/batches/package.js";
+import type { Fault, ReadPackage } from "../ingest/batches/package.js";
 import { signalOrTimeout } from "../projections/runner.js";
 import { batchFacts } from "./facts.js";
 import { type JudgedItem, type Judgement, judgeBatch } from "./judge.js";
+import { type Locate, packageIn } from "./package-files.js";
 
 /**
  * Validates received batches: a reactor on the log. Its work list is the batches the
@@ -93,8 +86,7 @@ export class BatchValidator {
     if (!state || state.validation?.completed) return false;
     const received = history.find((e) => e.type === BatchReceived.type);
     const { files } = BatchReceived.schema.parse(received?.data);
-    const { body, locate } = packageIn(files);
-    const read = readPackage(body);
+    const { read, locate } = await packageIn(files);
     const judgement = located(judgeBatch(read, await batchFacts(this.deps, read, state.competitionId)), locate);
     const step = (command: BatchCommand) =>
       handleCommand(this.deps.store, batchCatalogue, stream, batchDecider, command, { actor: SYSTEM, now: new Date() });
@@ -119,53 +111,25 @@ export class BatchValidator {
 }
 
 /**
- * The package a batch's files hold, and where a path of it lies in them: one JSON file as it
- * is; a manifest's files as one package whose fixtures are theirs in manifest order, each
- * path then named within its own file.
+ * Every path of a judgement named within the file it is in, and where a table holds it: an
+ * item at its row, each fault at its row and column too (a table's own faults know theirs).
  */
-function packageIn(files: readonly ReceivedFile[]): { body: unknown; locate: Locate } {
-  const [first, ...parts] = files;
-  if (first?.name !== MANIFEST_NAME || parts.length === 0) return { body: jsonOf(first), locate: (path) => ({ path }) };
-  const { files: _, ...head } = jsonOf(first) as Record<string, unknown>;
-  const origins: { file: string; index: number }[] = [];
-  const fixtures = parts.flatMap((part) => {
-    const listed = (jsonOf(part) as { fixtures?: unknown } | undefined)?.fixtures;
-    const own = Array.isArray(listed) ? listed : [];
-    for (let index = 0; index < own.length; index++) origins.push({ file: part.name, index });
-    return own;
-  });
-  const locate: Locate = (path) => {
-    const match = /^fixtures\.(\d+)(.*)$/.exec(path);
-    const origin = match ? origins[Number(match[1])] : undefined;
-    return origin ? { path: `fixtures.${origin.index}${match?.[2] ?? ""}`, file: origin.file } : { path };
-  };
-  return { body: { ...head, fixtures }, locate };
-}
-
-type Locate = (path: string) => { path: string; file?: string };
-
-function jsonOf(file: ReceivedFile | undefined): unknown {
-  if (file?.contentEncoding !== "utf8") return undefined;
-  try {
-    return parseJson(file.content);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every path of a judgement named within the file it is in. */
 function located({ items, faults }: Judgement, locate: Locate): Judgement {
-  const fault = (f: Fault): Fault => ({ ...f, ...locate(f.path) });
+  const fault = (f: Fault): Fault => {
+    const place = locate(f.path);
+    return { ...place, ...f, path: place.path };
+  };
   return {
     items: items.map((item) => {
-      const { file } = locate(item.path);
-      const within = (path: string) => locate(path).path;
+      const { column: _, ...place } = locate(item.path);
       return {
         ...item,
-        path: within(item.path),
-        ...(file === undefined ? {} : { file }),
-        faults: item.faults.map((f) => ({ ...f, path: within(f.path) })),
-        requirements: item.requirements.map((r) => ({ ...r, referencePath: within(r.referencePath) })),
+        ...place,
+        faults: item.faults.map(fault),
+        requirements: item.requirements.map((r) => {
+          const { path, column } = locate(r.referencePath);
+          return { ...r, referencePath: path, ...(column === undefined ? {} : { column }) };
+        }),
       };
     }),
     faults: faults.map(fault),

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BatchValidator } from "../../src/batches/validator.js";
-import { createLogger } from "../../src/http/logging.js";
-import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
+import type { BatchValidator } from "../../src/batches/validator.js";
 import type { Person } from "../support/account-api.js";
 import { type ApiBatch, sendBatch } from "../support/batches.js";
-import { cricsheetFile } from "../support/cricsheet.js";
-import { cricsheetPackage } from "../support/cricsheet-packages.js";
-import { openSubmissionApi, type SubmissionApi } from "../support/submissions.js";
+import { cricsheetPackage, openWithMatch } from "../support/cricsheet-packages.js";
+import type { SubmissionApi } from "../support/submissions.js";
 
 /**
  * Packages built from a real IPL match (1082591: Sunrisers Hyderabad v Royal Challengers
@@ -21,12 +18,7 @@ let api: SubmissionApi;
 let submitter: Person;
 let validator: BatchValidator;
 beforeAll(async () => {
-  api = await openSubmissionApi();
-  const summary = await importCricsheet(api.world.store, [cricsheetFile(MATCH)]);
-  expect(summary.failed).toEqual([]);
-  await api.world.catchUp();
-  submitter = await api.aSubmitter(api.admin, cricsheetPackage(MATCH).competitionId);
-  validator = new BatchValidator({ sql: api.db.sql, store: api.world.store, logger: createLogger("silent") });
+  ({ api, submitter, validator } = await openWithMatch(MATCH));
 }, 120_000);
 afterAll(() => api?.close());
 

@@ -41,12 +41,19 @@ export function bearerClient(app: Router) {
       headers: {
         ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
         // A FormData body sets its own multipart Content-Type, boundary included.
-        ...(body === undefined || body instanceof FormData ? {} : { "content-type": "application/json" }),
+        ...(body === undefined || body instanceof FormData || body instanceof Uint8Array
+          ? {}
+          : { "content-type": "application/json" }),
         ...headers,
       },
       ...(body === undefined
         ? {}
-        : { body: typeof body === "string" || body instanceof FormData ? body : JSON.stringify(body) }),
+        : {
+            body:
+              typeof body === "string" || body instanceof FormData || body instanceof Uint8Array
+                ? body
+                : JSON.stringify(body),
+          }),
     });
   return {
     document: api.document,

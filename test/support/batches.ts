@@ -15,13 +15,13 @@ export const aPackage = (
   ...overrides,
 });
 
-/** POST /batches as `token` under `key` (a new one unless given); a string body is sent as it is. */
+/** POST /batches as `token` under `key` (a new one unless given); a string or bytes are sent as they are. */
 export const sendBatch = (
   api: BearerClient,
   body: unknown,
   { token, key = randomUUID(), type = "application/json" }: { token?: string; key?: string | null; type?: string },
 ) =>
-  api.post("/api/v1/batches", typeof body === "string" ? body : JSON.stringify(body), {
+  api.post("/api/v1/batches", typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body), {
     token,
     headers: { "content-type": type, ...(key === null ? {} : { "idempotency-key": key }) },
   });
@@ -108,7 +108,11 @@ export const aManifest = (
   ...head,
   files: parts.map((p, i) =>
     overrides(
-      { path: p.path, mediaType: "application/json", sha256: createHash("sha256").update(p.content).digest("hex") },
+      {
+        path: p.path,
+        mediaType: p.type ?? "application/json",
+        sha256: createHash("sha256").update(p.content).digest("hex"),
+      },
       i,
     ),
   ),

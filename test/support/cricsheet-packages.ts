@@ -1,7 +1,11 @@
 import { readFileSync } from "node:fs";
+import { BatchValidator } from "../../src/batches/validator.js";
+import { createLogger } from "../../src/http/logging.js";
+import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
 import { mapMatch } from "../../src/ingest/cricsheet/map.js";
 import { cricsheetMatchSchema } from "../../src/ingest/cricsheet/schema.js";
 import { cricsheetFile } from "./cricsheet.js";
+import { openSubmissionApi } from "./submissions.js";
 
 /**
  * A batch package of a real Cricsheet match, its deliveries as the Cricsheet import records
@@ -75,4 +79,18 @@ export function cricsheetPackage(relative: string, { version = "1.1" as "1.0" | 
       ],
     },
   };
+}
+
+/**
+ * The submission API with `match` imported (so its deliveries are published), a submitter
+ * of its competition, and a batch validator to drain by hand.
+ */
+export async function openWithMatch(match: string) {
+  const api = await openSubmissionApi();
+  const summary = await importCricsheet(api.world.store, [cricsheetFile(match)]);
+  if (summary.failed.length > 0) throw new Error(`${match} did not import: ${JSON.stringify(summary.failed)}`);
+  await api.world.catchUp();
+  const submitter = await api.aSubmitter(api.admin, cricsheetPackage(match).competitionId);
+  const validator = new BatchValidator({ sql: api.db.sql, store: api.world.store, logger: createLogger("silent") });
+  return { api, submitter, validator };
 }

@@ -10,6 +10,11 @@ export class PackageUnreadable extends DomainError {
   constructor(details: Problem[]) {
     super("The package cannot be received; nothing was stored", details);
   }
+
+  /** One problem, at `field` of the request. */
+  static at(field: string, message: string, code = "INVALID_FIELD"): PackageUnreadable {
+    return new PackageUnreadable([{ code, message, field }]);
+  }
 }
 
 /** 409: the idempotency key already received a batch with other content. */

@@ -3,8 +3,9 @@ import { CONTRACT_VERSIONS, type ReceivedFile } from "../../../streams/batch.js"
 import type { Reference } from "../../batches/references.js";
 import { PackageUnreadable } from "../../commands/batches/errors.js";
 import { zodDetails } from "../../commands/problems.js";
-import { sha256 } from "../../commands/submissions/submit.js";
+import { CSV_MEDIA_TYPE, receivedFile, type TableMediaType, tablesOf } from "./encodings.js";
 import { namedReference } from "./package.js";
+import { readTables, type TableReading } from "./table.js";
 
 /**
  * What intake reads of a package before it is stored: enough to know it is a package of a
@@ -50,15 +51,29 @@ export function readHead(body: unknown): PackageHead {
  * SHA-256 of the body as UTF-8: the bytes sent, for any body that is UTF-8 without a BOM.
  */
 export function jsonPackage(text: string, body: unknown): Intake {
-  const bytes = new TextEncoder().encode(text);
-  const checksum = sha256(bytes);
-  const file: ReceivedFile = {
-    name: "package.json",
-    mediaType: "application/json",
-    size: bytes.byteLength,
-    sha256: checksum,
-    content: text,
-    contentEncoding: "utf8",
-  };
-  return { head: readHead(body), files: [file], checksum };
+  const file = receivedFile("package.json", "application/json", new TextEncoder().encode(text));
+  return { head: readHead(body), files: [file], checksum: file.sha256 };
+}
+
+/**
+ * A package sent as one CSV or XLSX body: its head is what the first row's package columns
+ * say (every other row must say the same; validation checks that), its checksum the SHA-256
+ * of the bytes sent.
+ */
+export async function tablePackage(bytes: Uint8Array, mediaType: TableMediaType): Promise<Intake> {
+  const reading = readTables(await tablesOf(bytes, mediaType, "body"));
+  if (reading.fixtures.length === 0) throw PackageUnreadable.at("body", "The table has a header but no delivery rows");
+  const file = receivedFile(mediaType === CSV_MEDIA_TYPE ? "package.csv" : "package.xlsx", mediaType, bytes);
+  return { head: headOfRow(reading), files: [file], checksum: file.sha256 };
+}
+
+/** The head a table's first row gives, its problems named by their columns. */
+function headOfRow(reading: TableReading): PackageHead {
+  try {
+    return readHead(reading.head);
+  } catch (error) {
+    if (!(error instanceof PackageUnreadable)) throw error;
+    const column = (field: string) => reading.locate(field)?.column ?? field;
+    throw new PackageUnreadable((error.details ?? []).map((d) => ({ ...d, field: column(d.field) })));
+  }
 }

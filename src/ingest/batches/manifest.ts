@@ -4,8 +4,8 @@ import { JsonTooDeep, parseJson } from "../../bounded-json.js";
 import { PackageUnreadable } from "../../commands/batches/errors.js";
 import type { Problem } from "../../commands/errors.js";
 import { zodDetails } from "../../commands/problems.js";
-import { sha256 } from "../../commands/submissions/submit.js";
 import { unstorablePaths } from "../../http/storable-text.js";
+import { isTable, receivedFile, TABLE_MEDIA_TYPES, tablesOf } from "./encodings.js";
 import { type Intake, readHead } from "./intake.js";
 
 /**
@@ -15,7 +15,7 @@ import { type Intake, readHead } from "./intake.js";
  */
 
 /** The media types a package's file may have. */
-const PART_MEDIA_TYPES = ["application/json"] as const;
+const PART_MEDIA_TYPES = ["application/json", ...TABLE_MEDIA_TYPES] as const;
 /** The manifest's own name among the stored files: first, before the files it lists. */
 export const MANIFEST_NAME = "manifest.json";
 export const MAX_FILES = 20;
@@ -47,15 +47,18 @@ export type SentFile = { name: string; bytes: Uint8Array };
  * The package a manifest and its files make; throws PackageUnreadable naming every problem
  * of the manifest and of the files against it.
  */
-export function manifestPackage(manifestText: string, sent: readonly SentFile[]): Intake {
+export async function manifestPackage(manifestText: string, sent: readonly SentFile[]): Promise<Intake> {
   let manifest: unknown;
   try {
     manifest = parseJson(manifestText);
   } catch (error) {
-    throw unreadable("manifest", error instanceof JsonTooDeep ? error.message : "The manifest is not valid JSON");
+    throw PackageUnreadable.at(
+      "manifest",
+      error instanceof JsonTooDeep ? error.message : "The manifest is not valid JSON",
+    );
   }
   const [unstorable] = unstorablePaths(manifest);
-  if (unstorable) throw unreadable(["manifest", ...unstorable].join("."), "Holds text that cannot be stored");
+  if (unstorable) throw PackageUnreadable.at(["manifest", ...unstorable].join("."), "Holds text that cannot be stored");
   const head = readHead(manifest);
   const parsed = manifestSchema.safeParse(manifest);
   if (!parsed.success)
@@ -66,7 +69,7 @@ export function manifestPackage(manifestText: string, sent: readonly SentFile[])
   for (const file of sent) byName.set(file.name, [...(byName.get(file.name) ?? []), file]);
   const files: ReceivedFile[] = [];
   const seen = new Set<string>();
-  listed.forEach((entry, i) => {
+  for (const [i, entry] of listed.entries()) {
     const at = (field: string) => `manifest.files.${i}.${field}`;
     if (seen.has(entry.path))
       problems.push({
@@ -75,34 +78,23 @@ export function manifestPackage(manifestText: string, sent: readonly SentFile[])
         field: at("path"),
       });
     seen.add(entry.path);
-    if (!(PART_MEDIA_TYPES as readonly string[]).includes(entry.mediaType))
-      problems.push({
-        code: "UNSUPPORTED_FILE_TYPE",
-        message: `A package file is one of ${PART_MEDIA_TYPES.join(", ")}`,
-        field: at("mediaType"),
-      });
     const [file, ...more] = byName.get(entry.path) ?? [];
     if (!file) {
       problems.push({ code: "FILE_MISSING", message: "No file of the request has this path", field: at("path") });
-      return;
+      continue;
     }
     if (more.length > 0)
       problems.push({ code: "DUPLICATE_FILE_PATH", message: "Sent more than once", field: at("path") });
-    const digest = sha256(file.bytes);
-    if (digest !== entry.sha256)
-      problems.push({ code: "CHECKSUM_MISMATCH", message: `The file's SHA-256 is ${digest}`, field: at("sha256") });
-    const text = utf8(file.bytes);
-    const unfit = text === undefined ? "is not UTF-8 text" : unreadableJson(text);
-    if (unfit) problems.push({ code: "INVALID_FIELD", message: `The file ${unfit}`, field: at("path") });
-    files.push({
-      name: entry.path,
-      mediaType: entry.mediaType,
-      size: file.bytes.byteLength,
-      sha256: digest,
-      content: text ?? "",
-      contentEncoding: "utf8",
-    });
-  });
+    const stored = receivedFile(entry.path, entry.mediaType, file.bytes);
+    if (stored.sha256 !== entry.sha256)
+      problems.push({
+        code: "CHECKSUM_MISMATCH",
+        message: `The file's SHA-256 is ${stored.sha256}`,
+        field: at("sha256"),
+      });
+    problems.push(...(await fileProblems(entry.mediaType, file.bytes, at)));
+    files.push(stored);
+  }
   for (const name of byName.keys())
     if (!seen.has(name))
       problems.push({
@@ -111,22 +103,33 @@ export function manifestPackage(manifestText: string, sent: readonly SentFile[])
         field: "files",
       });
   if (problems.length > 0) throw new PackageUnreadable(problems);
-  const manifestBytes = new TextEncoder().encode(manifestText);
   // The manifest names every file's SHA-256, so its own binds the whole package.
-  const checksum = sha256(manifestBytes);
-  const stored: ReceivedFile = {
-    name: MANIFEST_NAME,
-    mediaType: "application/json",
-    size: manifestBytes.byteLength,
-    sha256: checksum,
-    content: manifestText,
-    contentEncoding: "utf8",
-  };
-  return { head, files: [stored, ...files], checksum };
+  const stored = receivedFile(MANIFEST_NAME, "application/json", new TextEncoder().encode(manifestText));
+  return { head, files: [stored, ...files], checksum: stored.sha256 };
 }
 
-const unreadable = (field: string, message: string) =>
-  new PackageUnreadable([{ code: "INVALID_FIELD", message, field }]);
+/** What stops a file being read as part of a package: of its media type, and of its content as that type. */
+async function fileProblems(mediaType: string, bytes: Uint8Array, at: (field: string) => string): Promise<Problem[]> {
+  if (isTable(mediaType))
+    try {
+      await tablesOf(bytes, mediaType, at("path"));
+      return [];
+    } catch (error) {
+      if (error instanceof PackageUnreadable) return error.details ?? [];
+      throw error;
+    }
+  if (mediaType !== "application/json")
+    return [
+      {
+        code: "UNSUPPORTED_FILE_TYPE",
+        message: `A package file is one of ${PART_MEDIA_TYPES.join(", ")}`,
+        field: at("mediaType"),
+      },
+    ];
+  const text = utf8(bytes);
+  const unfit = text === undefined ? "is not UTF-8 text" : unreadableJson(text);
+  return unfit ? [{ code: "INVALID_FIELD", message: `The file ${unfit}`, field: at("path") }] : [];
+}
 
 /** Why a package file's text cannot be read as part of a package, or nothing. */
 function unreadableJson(text: string): string | undefined {

@@ -120,8 +120,19 @@ const head = z.strictObject({
   fixtures: z.array(z.unknown()).min(1),
 });
 
-/** A fault of the package: a rule code, what is wrong, and the JSON path where (in `file`, for a package of several). */
-export type Fault = { code: string; message: string; path: string; file?: string };
+/**
+ * A fault of the package: a rule code, what is wrong, and the JSON path where (in `file`, for
+ * a package of several; and at a `row` and `column` of a `sheet`, for a table).
+ */
+export type Fault = {
+  code: string;
+  message: string;
+  path: string;
+  file?: string;
+  sheet?: string;
+  row?: number;
+  column?: string;
+};
 
 /** One delivery of the package, as read: its place, and the event when it is well formed. */
 export type Item = {
