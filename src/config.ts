@@ -59,6 +59,7 @@ const settingsSchema = z.object({
   SERVER_SECRET: z.string().trim().min(32, "SERVER_SECRET must be at least 32 characters").optional(),
   ANONYMOUS_RATE_LIMIT_PER_MINUTE: perMinute("ANONYMOUS_RATE_LIMIT_PER_MINUTE", 30),
   ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE: perMinute("ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE", 600),
+  BATCHES_PER_MINUTE: perMinute("BATCHES_PER_MINUTE", 10),
   TRUSTED_PROXY_HOPS: z.coerce
     .number({ message: "TRUSTED_PROXY_HOPS must be a whole number" })
     .int("TRUSTED_PROXY_HOPS must be a whole number")
@@ -126,6 +127,8 @@ export type Settings = {
   serverSecret: Secret | undefined;
   /** Canonical reads without an API key: per client address, and all of them together. */
   anonymousLimits: { perSourcePerMinute: number; platformPerMinute: number };
+  /** Batch packages one account may send per UTC minute. */
+  batchesPerMinute: number;
   /** How many reverse proxies in front of the service append to X-Forwarded-For (0: none, use the peer). */
   trustedProxyHops: number;
   /** Browser origins allowed to call the API (CORS); none by default. */
@@ -201,6 +204,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       perSourcePerMinute: s.ANONYMOUS_RATE_LIMIT_PER_MINUTE,
       platformPerMinute: s.ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE,
     },
+    batchesPerMinute: s.BATCHES_PER_MINUTE,
     trustedProxyHops: s.TRUSTED_PROXY_HOPS,
     corsOrigins: s.CORS_ORIGINS,
   };

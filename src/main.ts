@@ -54,6 +54,7 @@ async function main() {
       anonymousLimits: settings.anonymousLimits,
       trustedProxyHops: settings.trustedProxyHops,
       corsOrigins: settings.corsOrigins,
+      limits: { batchesPerMinute: settings.batchesPerMinute },
       usage,
     },
     apiRoutes,

@@ -17,6 +17,7 @@ import {
 import { storableTimestamp } from "../http/dates.js";
 import { ApiError, errorEnvelopeSchema } from "../http/errors.js";
 import { collectionSchema, cursorParam, DEFAULT_LIMIT, keysetPage, limitParam } from "../http/pagination.js";
+import { accountLimit } from "../http/rate-limits.js";
 import type { Intake } from "../ingest/batches/intake.js";
 import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
 import { packageOf } from "./package-body.js";
@@ -30,6 +31,8 @@ import { batchPackageSchema, batchReferenceParams, batchSchema, unseenBatch } fr
  */
 
 const TAGS = ["Batches"];
+/** Packages an account may send per minute by default (BATCHES_PER_MINUTE): each may hold thousands of deliveries to validate. */
+export const BATCHES_PER_MINUTE = 10;
 const COLLECTION = "/api/v1/batches";
 const READ_MODELS = ["batches"] as const;
 
@@ -121,6 +124,10 @@ const receiveRoute = createRoute({
       content: { "application/json": { schema: z.object({ data: batchSchema }).openapi("BatchReceipt") } },
     },
     ...forbidden,
+    429: {
+      description: `RATE_LIMIT_EXCEEDED: each account may send ${BATCHES_PER_MINUTE} packages per UTC minute by default (the setting BATCHES_PER_MINUTE; a replayed key counts too), with Retry-After and RateLimit-*; accepted answers carry RateLimit-* as well`,
+      content: { "application/json": { schema: errorEnvelopeSchema } },
+    },
     409: {
       description: "IDEMPOTENCY_KEY_REUSED: the key already received a package with other content; nothing was stored",
       content: { "application/json": { schema: errorEnvelopeSchema } },
@@ -240,6 +247,11 @@ export function registerBatches(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
   // The collection and every path below it (Hono's `/*` takes the collection's own path too).
   app.use(`${COLLECTION}/*`, requireCaller(deps));
+  const limit = accountLimit(deps, "batches", {
+    limit: deps.limits?.batchesPerMinute ?? BATCHES_PER_MINUTE,
+    windowMs: 60_000,
+  });
+  app.use(COLLECTION, (c, next) => (c.req.method === "POST" ? limit(c, next) : next()));
 
   const visible = (c: Context, batchReference: string) => visibleBatch(sql(), callerOf(c).account, batchReference);
 

@@ -67,8 +67,8 @@ export type AppDependencies = {
   corsOrigins?: readonly string[];
   /** Usage telemetry of keyed requests (main.ts opens one); without it nothing is recorded. */
   usage?: UsageRecorder;
-  /** Overrides of response-size limits (tests use small ones). */
-  limits?: { exportEvents?: number };
+  /** Overrides of limits: of responses' sizes (tests use small ones), of the packages an account may send a minute (settings). */
+  limits?: { exportEvents?: number; batchesPerMinute?: number };
 };
 export type RouteRegistration = (app: Router, deps: AppDependencies) => unknown;
 

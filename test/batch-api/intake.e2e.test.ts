@@ -1,10 +1,12 @@
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BATCHES_PER_MINUTE } from "../../src/batch-api/batches.js";
 import { batchStream } from "../../streams/batch.js";
 import { expectError, expectUnauthorized, type Person } from "../support/account-api.js";
 import { type ApiBatch, aManifest, aPackage, type Part, sendBatch, sendParts } from "../support/batches.js";
 import type { ApiResponse } from "../support/contract.js";
 import type { CompetitionBuilder } from "../support/cricket-builders.js";
+import { aWindowWithRoomFor } from "../support/minute-window.js";
 import { openSubmissionApi, type SubmissionApi } from "../support/submissions.js";
 
 /**
@@ -203,6 +205,28 @@ describe("what intake refuses, storing nothing", () => {
 
   it("refuses a package for a competition outside the submitter's scope with 403", async () => {
     await refused(aPackage(bbl), 403, "FORBIDDEN");
+  });
+});
+
+describe("the per-account limit", () => {
+  it(`takes ${BATCHES_PER_MINUTE} packages a minute from an account by default, then 429 with Retry-After, storing nothing; reads are not counted`, async () => {
+    const limited = api.anotherInstance({ limits: {} });
+    const sender = await api.aSubmitter(api.admin, ipl.id);
+    await aWindowWithRoomFor();
+    for (let i = 0; i < BATCHES_PER_MINUTE; i++) {
+      const res = await sendBatch(limited, aPackage(ipl), { token: sender.token });
+      expect(res.status, res.text).toBe(202);
+      expect(res.headers.get("ratelimit-remaining")).toBe(String(BATCHES_PER_MINUTE - i - 1));
+      expect((await limited.get("/api/v1/batches", { token: sender.token })).status).toBe(200);
+    }
+    const before = await batchCount();
+    const refused = await sendBatch(limited, aPackage(ipl), { token: sender.token });
+    expectError(refused, 429, "RATE_LIMIT_EXCEEDED");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    await api.world.catchUp();
+    expect(await batchCount()).toBe(before);
+    // Another account's budget is its own.
+    expect((await sendBatch(limited, aPackage(ipl), { token: other.token })).status).toBe(202);
   });
 });
 

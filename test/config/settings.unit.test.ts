@@ -19,6 +19,7 @@ describe("runtime settings", () => {
       authAdminSecret: undefined,
       serverSecret: undefined,
       anonymousLimits: { perSourcePerMinute: 30, platformPerMinute: 600 },
+      batchesPerMinute: 10,
       trustedProxyHops: 0,
       corsOrigins: [],
     });
@@ -58,16 +59,18 @@ describe("runtime settings", () => {
   });
 
   describe("access to the reads", () => {
-    it("reads the anonymous limits, trusted proxy hops, CORS origins and the server secret", () => {
+    it("reads the anonymous and batch limits, trusted proxy hops, CORS origins and the server secret", () => {
       const settings = loadSettings({
         ANONYMOUS_RATE_LIMIT_PER_MINUTE: "45",
         ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE: "900",
+        BATCHES_PER_MINUTE: "3",
         TRUSTED_PROXY_HOPS: "2",
         CORS_ORIGINS: " https://scores.example/ , http://localhost:5173,",
         SERVER_SECRET: "s".repeat(40),
       });
       expect(settings).toMatchObject({
         anonymousLimits: { perSourcePerMinute: 45, platformPerMinute: 900 },
+        batchesPerMinute: 3,
         trustedProxyHops: 2,
         corsOrigins: ["https://scores.example", "http://localhost:5173"],
       });

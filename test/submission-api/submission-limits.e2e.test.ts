@@ -9,6 +9,7 @@ import { dropKeys, uniquePrefix } from "../limits/redis-keys.js";
 import { expectError, type Person } from "../support/account-api.js";
 import type { ApiResponse } from "../support/contract.js";
 import type { FixtureBuilder } from "../support/cricket-builders.js";
+import { aWindowWithRoomFor, MINUTE } from "../support/minute-window.js";
 import {
   openSubmissionApi,
   type SubmissionApi,
@@ -23,19 +24,6 @@ import {
  * admitted request, valid or not; beyond it 429 RATE_LIMIT_EXCEEDED, and an unreachable
  * counter admits nothing (503 RATE_LIMIT_UNAVAILABLE).
  */
-
-const MINUTE = 60_000;
-/** Ample for a burst of 30 requests (a few seconds, even on a slow machine). */
-const BURST_MS = 10_000;
-
-/**
- * Waits for the next UTC minute when fewer than `needMs` are left of this one, so a burst
- * meant for one window is not split across two (which would reset the count mid-test).
- */
-async function aWindowWithRoomFor(needMs = BURST_MS) {
-  const left = MINUTE - (Date.now() % MINUTE);
-  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 100));
-}
 
 const header = (res: ApiResponse, name: string) => res.headers.get(name);
 const seconds = (res: ApiResponse, name: string) => Number(header(res, name));
