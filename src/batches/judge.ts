@@ -145,6 +145,9 @@ export function judgeBatch(read: JudgedPackage, facts: BatchFacts): Judgement {
     );
     for (const part of chunks(ordered, MAX_EVENTS)) checkDeliveries(fixtureId, part, fixtureFacts, facts.reference);
   }
+  // A reference still to resolve (the season's, with the fixture found) outweighs what the ledger says.
+  for (const entry of judged)
+    if (entry.outcome !== "rejected" && entry.requirements.length > 0) entry.outcome = "unresolved";
   return { items: judged, faults: [...read.faults, ...faults] };
 }
 
