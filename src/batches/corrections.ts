@@ -76,7 +76,8 @@ const PACKAGE_REASON = "Correction in a batch package";
 /**
  * A correction whose target is right (`targetFaults` found nothing), judged as a direct
  * correction of the delivery `fixture` holds: its faults located in the item, and its
- * outcome. Identical to the live state it is a duplicate, whatever the ledger held since.
+ * outcome. Identical to the live state it is a duplicate, even where the ledger's other
+ * deliveries would now make its place a conflict (as a repeated PUT is harmless).
  */
 export function judgeCorrection(
   entry: JudgedItem,

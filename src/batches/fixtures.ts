@@ -7,7 +7,7 @@ import { judgeSeason, type SeasonVerdict, seasonMismatch } from "./seasons.js";
 /**
  * The fixtures of a package, judged before their deliveries: which fixture of the
  * competition each names, in which season, and whether its teams and its innings' batting
- * teams agree with that fixture (docs/batches.md, "Fixtures, seasons and teams").
+ * teams agree with that fixture (docs/batches.md, "Seasons" and "Teams").
  */
 
 /** Where a fixture of the package leads, and what stands in the way of its deliveries. */
