@@ -5,13 +5,16 @@ import type { Sql } from "../db/database.js";
 import type { EventStore } from "../event-store/port.js";
 import type { ReadPackage } from "../ingest/batches/package.js";
 import { referenceFacts } from "../submissions/facts.js";
-import { type BatchFacts, type FixtureCandidate, type FixtureFacts, resolveFixtures } from "./judge.js";
+import type { CorrectionTarget } from "./corrections.js";
+import { resolveFixtures } from "./fixtures.js";
+import type { BatchFacts, FixtureCandidate, FixtureFacts } from "./judge.js";
 import { APP_NAMESPACE, type Candidate } from "./references.js";
 
 /**
- * What validation consults, read once per batch: the competition's fixtures as references
- * may name them, then, for the fixtures the package names, their streams, innings and
- * squads; and what the direct submissions' checks consult (src/submissions/facts.ts).
+ * What validation consults, read once per batch: the competition's fixtures and seasons as
+ * references may name them, then, for the fixtures the package names, their streams,
+ * innings and squads; where the deliveries its corrections name are published; and what the
+ * direct submissions' checks consult (src/submissions/facts.ts).
  */
 export async function batchFacts(
   deps: { sql: Sql; store: EventStore },
@@ -19,6 +22,8 @@ export async function batchFacts(
   competitionId: string,
 ): Promise<BatchFacts> {
   const fixtures = await fixtureCandidates(deps.sql, competitionId);
+  const seasons = await seasonCandidates(deps.sql, competitionId);
+  const targets = await correctionTargets(deps.sql, read);
   const named = [...new Set(resolveFixtures(read, fixtures).flatMap((r) => r.id ?? []))];
   const byFixture = new Map<string, FixtureFacts>();
   for (const fixtureId of named) byFixture.set(fixtureId, await fixtureFacts(deps, fixtureId));
@@ -28,7 +33,29 @@ export async function batchFacts(
     eventIds: read.items.flatMap((i) => i.event?.eventId ?? []),
     participantIds: [...new Set([...squadMembers, ...substitutes.map((c) => c.id)])],
   });
-  return { fixtures, byFixture, substitutes, reference };
+  return { competitionId, fixtures, seasons, byFixture, substitutes, targets, reference };
+}
+
+/** The competition's seasons, each by its name ("2008") and its source label ("2007/08"). */
+async function seasonCandidates(sql: Sql, competitionId: string): Promise<Candidate[]> {
+  const rows = await sql<{ season_id: string; name: string; label: string }[]>`
+    select season_id, name, label from season where competition_id = ${competitionId}`;
+  return rows.map((r) => ({ id: r.season_id, name: r.name, names: [r.label], sourceIds: [] }));
+}
+
+/**
+ * Where each delivery the package's corrections name is published, in one read: its fixture
+ * and that fixture's competition. An id no current delivery has is absent, as is one whose
+ * fixture the `fixtures` read model does not show yet (the read models may trail the log).
+ */
+async function correctionTargets(sql: Sql, read: ReadPackage): Promise<Map<string, CorrectionTarget>> {
+  const ids = [...new Set(read.items.flatMap((i) => i.event?.correctsEventId ?? []))];
+  if (ids.length === 0) return new Map();
+  const rows = await sql<{ event_id: string; fixture_id: string; competition_id: string }[]>`
+    select d.event_id::text, d.fixture_id, f.competition_id
+    from delivery d join fixture f on f.fixture_id = d.fixture_id
+    where d.event_id = any(${ids}::uuid[])`;
+  return new Map(rows.map((r) => [r.event_id, { fixtureId: r.fixture_id, competitionId: r.competition_id }]));
 }
 
 /** The participants substitute fielders name by a source id they were registered with. */
@@ -66,12 +93,13 @@ async function fixtureCandidates(sql: Sql, competitionId: string): Promise<Fixtu
   const rows = await sql<
     {
       fixture_id: string;
+      season_id: string;
       start_date: string;
       source_id: string | null;
       competitors: { competitorId: string; name: string }[];
     }[]
   >`
-    select fixture_id, start_date::text, source->>'sourceId' as source_id, competitors
+    select fixture_id, season_id, start_date::text, source->>'sourceId' as source_id, competitors
     from fixture where competition_id = ${competitionId}`;
   const ids = [...new Set(rows.flatMap((r) => r.competitors.map((c) => c.competitorId)))];
   const teams = new Map(
@@ -96,6 +124,7 @@ async function fixtureCandidates(sql: Sql, competitionId: string): Promise<Fixtu
       names: [],
       sourceIds: r.source_id === null ? [] : [r.source_id],
       date: r.start_date,
+      seasonId: r.season_id,
       competitors,
     };
   });
