@@ -1,5 +1,5 @@
 import type { Fault, PackageFixture, PackageReference, ReadFixture, ReadPackage } from "../ingest/batches/package.js";
-import type { BatchFacts, FixtureCandidate, JudgedPackage } from "./judge.js";
+import type { BatchFacts, FixtureCandidate } from "./judge.js";
 import { type Requirement, requirement } from "./judged.js";
 import { type Candidate, candidatesFor, nameKey } from "./references.js";
 import { judgeSeason, type SeasonVerdict, seasonMismatch } from "./seasons.js";
@@ -64,7 +64,7 @@ const fixtureReference = (f: PackageFixture): PackageReference => ({
  * Every fixture of the package placed, and the faults found on the way (each once: a fault of
  * the package's season concerns every fixture it is the season of).
  */
-export function judgeFixtures(read: JudgedPackage, facts: BatchFacts): { places: FixturePlace[]; faults: Fault[] } {
+export function judgeFixtures(read: ReadPackage, facts: BatchFacts): { places: FixturePlace[]; faults: Fault[] } {
   const packageSeason = judgeSeason(read.season, "season", facts.seasons);
   const places = resolveFixtures(read, facts.fixtures).map(({ fixture, id, requirement }) => {
     const place: FixturePlace = {

@@ -1,7 +1,7 @@
 import type { FixtureState } from "../../streams/fixture-state.js";
 import { sameState } from "../../streams/fixture-state.js";
 import type { Problem } from "../commands/errors.js";
-import type { Fault, Item, PackageReference, ReadFixture, ReadPackage } from "../ingest/batches/package.js";
+import type { Fault, Item, ReadFixture, ReadPackage } from "../ingest/batches/package.js";
 import { ledgerDelivery, MAX_EVENTS, SCHEMA_VERSION, type SubmittedEvent } from "../submissions/schema.js";
 import { checkSubmission, type ReferenceFacts } from "../submissions/validate.js";
 import {
@@ -24,12 +24,6 @@ import type { Candidate } from "./references.js";
 export type { JudgedItem, Outcome };
 
 type ItemContext = JudgedItem["context"];
-
-/**
- * The package as judged: as read, with the head's `season` (the package's default season)
- * when the reader gives it.
- */
-export type JudgedPackage = ReadPackage & { season?: PackageReference | undefined };
 
 /** A fixture of the competition, as a package may name it. */
 export type FixtureCandidate = Candidate & { date: string; seasonId: string; competitors: Candidate[] };
@@ -106,7 +100,7 @@ function deliveryOf(
  * Judges every item of a package against `facts`: new deliveries of a fixture together, as
  * one submission; each correction on its own, as a correction of its target.
  */
-export function judgeBatch(read: JudgedPackage, facts: BatchFacts): Judgement {
+export function judgeBatch(read: ReadPackage, facts: BatchFacts): Judgement {
   const { places, faults } = judgeFixtures(read, facts);
   const scope: Scope = { facts, packageFaults: read.faults, claims: targetClaims(read.items) };
   const judged: JudgedItem[] = [];

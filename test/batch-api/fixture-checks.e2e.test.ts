@@ -103,8 +103,7 @@ describe("a fixture's season", () => {
 });
 
 describe("the package's season", () => {
-  // Waits for readPackage to return the head's season (docs/batches.md, "Seasons").
-  it.skip("is the season of each fixture that names none of its own", async () => {
+  it("is the season of each fixture that names none of its own", async () => {
     const mismatched = await judged({ ...aPackage(() => {}), season: named("2008") });
     expect(mismatched.summary).toMatchObject({
       status: "rejected",

@@ -154,6 +154,8 @@ export type ReadFixture = {
 
 export type ReadPackage = {
   contractVersion: "1.0" | "1.1" | undefined;
+  /** The head's season: the season of each fixture that names none of its own. */
+  season: PackageReference | undefined;
   fixtures: ReadFixture[];
   items: Item[];
   /** Faults outside any delivery: of the head, a fixture or an innings. */
@@ -209,7 +211,8 @@ export function readPackage(body: unknown): ReadPackage {
   const contractVersion = version === "1.0" || version === "1.1" ? version : undefined;
   if (contractVersion === "1.1") faults.push(...fixtures.flatMap(versionFaults));
   markRepeats(items);
-  return { contractVersion, fixtures, items, faults };
+  const season = reference.optional().safeParse((body as Record<string, unknown> | null)?.season);
+  return { contractVersion, season: season.success ? season.data : undefined, fixtures, items, faults };
 }
 
 /** 1.1 asks each fixture for its source id and a whole proposal, whose dates and outcome agree. */
