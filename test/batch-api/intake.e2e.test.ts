@@ -71,6 +71,33 @@ describe("receiving a package", () => {
     expect((read.body as { data: ApiBatch }).data).toEqual(batch);
   });
 
+  it("answers from the request when the read model trails past the wait, the batch stored all the same", async () => {
+    // The submitter's account is already projected: only the batch is left waiting.
+    await api.world.runner.stop();
+    const body = JSON.stringify(aPackage(ipl, { packageId: "while-projections-stopped" }));
+    let batch: ApiBatch;
+    try {
+      batch = receipt(await sendBatch(api.api, body, { token: submitter.token }));
+      expect((await api.db.sql`select 1 from batch where batch_reference = ${batch.batchReference}`).length).toBe(0);
+    } finally {
+      api.world.runner.start();
+    }
+    expect(batch).toMatchObject({
+      packageId: "while-projections-stopped",
+      status: "received",
+      competitionId: ipl.id,
+      checksum: createHash("sha256").update(body).digest("hex"),
+    });
+    expect((await stored(batch.batchReference)).map((e) => e.type)).toEqual(["BatchReceived"]);
+    await api.world.catchUp();
+    const read = await api.api.get(batch.links.status, { token: submitter.token });
+    expect((read.body as { data: ApiBatch }).data).toMatchObject({
+      batchReference: batch.batchReference,
+      checksum: batch.checksum,
+      status: "received",
+    });
+  }, 20_000);
+
   it("finds the competition by its name, whatever the case and accents, or by a source id it was registered with", async () => {
     for (const competition of [
       { context: { name: "indian premier léague" } },
