@@ -227,6 +227,10 @@ describe("what intake refuses, storing nothing", () => {
 
   it("refuses a body that is not JSON, or not sent as JSON", async () => {
     await refused("{", 400, "INVALID_JSON");
+    await refused(new Uint8Array([0x7b, 0xff, 0xfe, 0x00, 0x7d]), 400, "INVALID_JSON");
+    // A head that reads well does not carry fixtures nested past what any package needs.
+    const deep = JSON.stringify(aPackage(ipl, { fixtures: [] })).replace("[]", `${"[".repeat(70)}${"]".repeat(70)}`);
+    await refused(deep, 400, "INVALID_JSON");
     await refused(JSON.stringify(aPackage(ipl)), 415, "UNSUPPORTED_MEDIA_TYPE", "text/plain");
   });
 
