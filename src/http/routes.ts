@@ -4,6 +4,7 @@ import { registerSubmitterAccess } from "../account-api/submitter-access.js";
 import { registerBatches } from "../batch-api/batches.js";
 import { registerAdminConsumers } from "../consumer-api/admin-consumers.js";
 import { registerEventProvenance } from "../provenance-api/events.js";
+import { registerStatisticProvenance } from "../provenance-api/statistics.js";
 import { registerSubmissionProvenance } from "../provenance-api/submissions.js";
 import { registerCompetitions } from "../read-api/competitions.js";
 import { registerCompetitors } from "../read-api/competitors.js";
@@ -56,5 +57,6 @@ export const apiRoutes: readonly RouteRegistration[] = [
   registerDeliveryHistory,
   registerSubmissionProvenance,
   registerEventProvenance,
+  registerStatisticProvenance,
   registerBatches,
 ];

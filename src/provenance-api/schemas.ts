@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { paginationSchema } from "../http/pagination.js";
 import { actor, revisionStateSchema } from "../submission-api/schemas.js";
 
 /** Response bodies of the provenance routes. */
@@ -121,3 +122,49 @@ export const submissionProvenanceSchema = z
       .openapi({ description: "Every event of the submission, in submitted order." }),
   })
   .openapi("SubmissionProvenance");
+
+export const statisticProvenanceSchema = z
+  .object({
+    data: z
+      .array(
+        z
+          .object({
+            eventId: z.uuid(),
+            currentRevision: z
+              .number()
+              .int()
+              .min(1)
+              .openapi({ description: "The revision the statistic is computed from.", example: 2 }),
+            revisions: z
+              .array(
+                z
+                  .object({
+                    revision: z.number().int().min(1).openapi({ example: 1 }),
+                    deliveryId: link("Id of the event holding this revision.", "8c1e4e59-a8e5-4f0c-9b7a-410b3f9a52d2"),
+                    recordedBy: actor,
+                    recordedAt: timestamp("When the revision was accepted."),
+                    reason: z.string().nullable().openapi({ description: "Null for revision 1." }),
+                    source: revisionSourceSchema,
+                  })
+                  .openapi("ContributorRevision"),
+              )
+              .openapi({ description: "Every revision of the delivery, oldest first." }),
+            provenance: link(
+              "The delivery's event provenance, with the complete states.",
+              "/api/v1/provenance/events/0b3f9a52-8c1e-4e59-a8e5-1f0c2d9b7a41",
+            ),
+          })
+          .openapi("StatisticContributor"),
+      )
+      .openapi({ description: "The contributing deliveries of this page, in occurrence order." }),
+    fixtureId: z.string().openapi({ example: "1426312" }),
+    statisticId: z.string().openapi({ example: "innings-0-bowler-462411b3" }),
+    fixtureVersion: z
+      .number()
+      .int()
+      .min(0)
+      .openapi({ description: "The fixture version the trace is read at.", example: 412 }),
+    count: z.number().int().min(0).openapi({ description: "Contributing deliveries in all pages.", example: 24 }),
+    pagination: paginationSchema,
+  })
+  .openapi("StatisticProvenance");

@@ -8,7 +8,7 @@ import type { SubmittedEvent } from "../support/submissions.js";
 /**
  * Who may read provenance: an administrator anywhere, a submitter in the competition of the
  * fixture concerned; bearer tokens only. Every route tried by every kind of caller, on an
- * imported delivery and on a submitted one (different competitions).
+ * imported delivery and on a submitted one (different competitions), and on a statistic.
  */
 
 let w: ProvenanceWorld;
@@ -47,6 +47,11 @@ describe("the provenance routes", () => {
         inScope: w.submitter,
         outOfScope: matchSubmitter,
       },
+      {
+        path: `/api/v1/provenance/fixtures/${w.match.fixtureId}/statistics/innings-0`,
+        inScope: matchSubmitter,
+        outOfScope: w.submitter,
+      },
     ];
     for (const { path, inScope, outOfScope } of targets) {
       const cells: [string, Caller, Expected][] = [
@@ -80,6 +85,8 @@ describe("the provenance routes", () => {
       "/api/v1/provenance/events/not-a-uuid",
       `/api/v1/provenance/submissions/${randomUUID()}`,
       `/api/v1/provenance/submissions/${(w.direct.sent[0] as SubmittedEvent).eventId}`,
+      `/api/v1/provenance/fixtures/${randomUUID()}/statistics/innings-0`,
+      `/api/v1/provenance/fixtures/${w.match.fixtureId}/statistics/innings-9`,
     ]) {
       expectError(await w.api.api.get(path, { token: viewer.token }), 403, "FORBIDDEN");
       expectError(await w.api.api.get(path, { token: w.api.admin.token }), 404, "NOT_FOUND");

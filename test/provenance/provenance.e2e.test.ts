@@ -29,6 +29,9 @@ type Revision = {
 type EventProvenance = { eventId: string; fixtureId: string; currentRevision: number; revisions: Revision[] };
 
 const IMPORT: Actor = { id: "cricsheet-import", name: null };
+/** The delivery the re-issued match file changed, corrected by the import. */
+const importCorrected = () =>
+  (w.match.events.find((e) => e.type === "DeliveryCorrected")?.data as { eventId: string } | undefined)?.eventId ?? "";
 
 function data<T>(res: ApiResponse): T {
   expect(res.status, res.text).toBe(200);
@@ -201,16 +204,126 @@ describe("submission provenance", () => {
   });
 });
 
+type Contributor = {
+  eventId: string;
+  currentRevision: number;
+  revisions: Omit<Revision, "previousState" | "resultingState">[];
+  provenance: string;
+};
+type StatisticPage = {
+  data: Contributor[];
+  fixtureId: string;
+  statisticId: string;
+  fixtureVersion: number;
+  count: number;
+  pagination: { limit: number; nextCursor: string | null };
+};
+
+const statisticPath = (fixtureId: string, statisticId: string) =>
+  `/api/v1/provenance/fixtures/${fixtureId}/statistics/${statisticId}`;
+
+/** Every page of a statistic's provenance, `limit` at a time. */
+async function statisticProvenance(fixtureId: string, statisticId: string, limit: number) {
+  const pages: StatisticPage[] = [];
+  let cursor: string | null = "";
+  while (cursor !== null) {
+    const query: string = `?limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`;
+    const res = await w.api.api.get(`${statisticPath(fixtureId, statisticId)}${query}`, { token: w.api.admin.token });
+    expect(res.status, res.text).toBe(200);
+    const page = res.body as StatisticPage;
+    pages.push(page);
+    cursor = page.pagination.nextCursor;
+  }
+  return pages;
+}
+
+/** The statistic's contributor trace as the public export gives it. */
+async function exportedTrace(fixtureId: string, statisticId: string) {
+  const res = await w.api.api.get(`/api/v1/fixtures/${fixtureId}/statistics/${statisticId}/events/export.json`);
+  expect(res.status, res.text).toBe(200);
+  return res.body as { data: { eventId: string }[]; fixtureVersion: number };
+}
+
+describe("derived-statistic provenance", () => {
+  it("traces an innings of the imported match, page by page, to the Cricsheet file revisions of each delivery", async () => {
+    const { fixtureId, originalMeta, reissuedMeta } = w.match;
+    const pages = await statisticProvenance(fixtureId, "innings-0", 50);
+    const trace = await exportedTrace(fixtureId, "innings-0");
+    const contributors = pages.flatMap((p) => p.data);
+    expect(pages.length).toBeGreaterThan(1);
+    expect(contributors.map((c) => c.eventId)).toEqual(trace.data.map((e) => e.eventId));
+    for (const page of pages)
+      expect(page).toMatchObject({
+        fixtureId,
+        statisticId: "innings-0",
+        fixtureVersion: trace.fixtureVersion,
+        count: contributors.length,
+      });
+
+    const file = (meta: typeof originalMeta) => ({
+      kind: "cricsheet",
+      sourceId: "cricsheet:fixture:1298152",
+      revision: meta.revision,
+      dataVersion: meta.data_version,
+      createdOn: meta.created,
+    });
+    const corrected = importCorrected();
+    const changed = contributors.find((c) => c.eventId === corrected);
+    expect(changed).toMatchObject({ currentRevision: 2, provenance: `/api/v1/provenance/events/${corrected}` });
+    expect(changed?.revisions.map((r) => [r.revision, r.reason, r.source])).toEqual([
+      [1, null, file(originalMeta)],
+      [2, `Cricsheet revision ${reissuedMeta.revision}`, file(reissuedMeta)],
+    ]);
+    const untouched = contributors.filter((c) => c.eventId !== corrected);
+    for (const c of untouched)
+      expect([c.currentRevision, c.revisions.map((r) => r.source)]).toEqual([1, [file(originalMeta)]]);
+  });
+
+  it("traces a submitted delivery to its submission and its correction; a cursor of an older version is refused", async () => {
+    const { fixture, corrected, uploadedId } = w.direct;
+    const [first, ...rest] = await statisticProvenance(fixture.id, "innings-0", 2);
+    const contributors = [first, ...rest].flatMap((p) => p?.data ?? []);
+    expect(contributors.map((c) => c.eventId)).toEqual([...w.direct.sent, ...w.direct.uploaded].map((e) => e.eventId));
+    expect(contributors.find((c) => c.eventId === corrected.eventId)?.revisions.map((r) => r.source?.kind)).toEqual([
+      "submission",
+      "correction",
+    ]);
+    expect(contributors.find((c) => c.eventId === corrected.eventId)?.revisions[0]?.source).toMatchObject({
+      submissionId: uploadedId,
+      position: 1,
+    });
+
+    // The fixture moves on (another correction): the first page's cursor no longer continues it.
+    const other = w.direct.uploaded[2] as SubmittedEvent;
+    const { eventId: _e, sequenceNumber: _s, ...event } = other;
+    const body = {
+      fixtureId: fixture.id,
+      schemaVersion: "1.0",
+      reason: "six",
+      event: { ...event, runs: { offBat: 6, extras: 0, total: 6 } },
+    };
+    const put = await w.api.api.put(`/api/v1/submissions/events/${other.eventId}`, body, { token: w.api.admin.token });
+    expect(put.status, put.text).toBe(200);
+    const stale = await w.api.api.get(
+      `${statisticPath(fixture.id, "innings-0")}?limit=2&cursor=${first?.pagination.nextCursor}`,
+      { token: w.api.admin.token },
+    );
+    expect(stale.status, stale.text).toBe(409);
+    expect((stale.body as { error: { code: string } }).error.code).toBe("TRACE_CHANGED");
+  });
+});
+
 describe("rebuilt from the log", () => {
   it("answers exactly the same after `delivery_history` is rebuilt", async () => {
-    const corrected = w.match.events.find((e) => e.type === "DeliveryCorrected")?.data as { eventId: string };
+    const corrected = importCorrected();
     const reads = () =>
       Promise.all([
-        eventProvenance(corrected.eventId),
+        eventProvenance(corrected),
         eventProvenance(w.direct.corrected.eventId),
         eventProvenance((w.direct.sent[0] as SubmittedEvent).eventId),
         submissionProvenance(w.direct.uploadedId),
         submissionProvenance(w.direct.postedId),
+        statisticProvenance(w.match.fixtureId, "innings-0", 100),
       ]);
     const before = await reads();
     await w.api.world.runner.rebuild("delivery_history");

@@ -71,6 +71,7 @@ export async function readableHistory(sql: Sql, account: Account, eventId: strin
 }
 
 export type RevisionRow = {
+  event_id: string;
   revision: number;
   revision_event_id: string;
   fixture_id: string;
@@ -87,16 +88,16 @@ export type RevisionRow = {
 };
 
 /**
- * Every revision of a delivery, oldest first, with the display name of whoever made it;
- * empty when it was never recorded (revision 1 is always there when any is).
+ * Every revision of the deliveries, by event id then oldest first, with the display name of
+ * whoever made each; none for a delivery never recorded (revision 1 is there when any is).
  */
-export const revisionRows = (sql: Sql, eventId: string) =>
+export const revisionRows = (sql: Sql, eventIds: readonly string[]) =>
   sql<RevisionRow[]>`
-    select r.revision, r.revision_event_id::text, r.fixture_id, r.sequence_number, r.actor,
+    select r.event_id::text, r.revision, r.revision_event_id::text, r.fixture_id, r.sequence_number, r.actor,
            a.display_name as actor_name, r.occurred_at, r.reason, r.state, r.submission_id, r.position,
            r.refreshed_scopes, r.source
     from delivery_revision r left join account a on a.account_id = r.actor
-    where r.event_id = ${eventId}::uuid order by r.revision`;
+    where r.event_id = any(${eventIds}::uuid[]) order by r.event_id, r.revision`;
 
 /** A revision's whole state; jsonb keeps no key order, so the schema puts the fields back in the submitted order. */
 export const revisionState = (eventId: string, row: RevisionRow): RevisionState => ({
@@ -112,7 +113,7 @@ export const actorOf = (row: RevisionRow): Actor => ({ id: row.actor, name: row.
  * was never recorded. The delivery ids are the ids of the events holding each revision.
  */
 async function deliveryHistory(sql: Sql, eventId: string): Promise<DeliveryHistory | undefined> {
-  const rows = await revisionRows(sql, eventId);
+  const rows = await revisionRows(sql, [eventId]);
   const [first, ...later] = rows;
   if (first?.revision !== 1) return undefined;
   const stateOf = (row: RevisionRow) => revisionState(eventId, row);

@@ -47,15 +47,25 @@ export type EventProvenance = {
 export const submissionProvenancePath = (submissionId: string) =>
   `/api/v1/provenance/submissions/${encodeURIComponent(submissionId)}`;
 
-function sourceOf(row: RevisionRow): RevisionSource | null {
+/** A revision's source as answered: the stored one, with who submitted or corrected (the revision's actor). */
+export function sourceOf(row: RevisionRow): RevisionSource | null {
   const source = row.source;
   switch (source?.kind) {
     case undefined:
       return null;
-    case "cricsheet":
-      return source;
+    case "cricsheet": {
+      // jsonb keeps no key order: the fields go back in the documented order.
+      const { sourceId, revision, dataVersion, createdOn } = source;
+      return { kind: "cricsheet", sourceId, revision, dataVersion, createdOn };
+    }
     case "submission":
-      return { ...source, submittedBy: actorOf(row), provenance: submissionProvenancePath(source.submissionId) };
+      return {
+        kind: "submission",
+        submissionId: source.submissionId,
+        position: source.position,
+        submittedBy: actorOf(row),
+        provenance: submissionProvenancePath(source.submissionId),
+      };
     case "correction":
       return { kind: "correction", correctedBy: actorOf(row), reason: row.reason as string };
   }
@@ -64,7 +74,7 @@ function sourceOf(row: RevisionRow): RevisionSource | null {
 /** Every revision of a delivery, oldest first, as `account` may read them (the history's rule). */
 export async function readableEventProvenance(sql: Sql, account: Account, eventId: string): Promise<EventProvenance> {
   await mayReadHowItCame(sql, account, eventId);
-  const rows = await revisionRows(sql, eventId);
+  const rows = await revisionRows(sql, [eventId]);
   const [first] = rows;
   if (!first) throw new DeliveryNotFound(eventId);
   const states = rows.map((row) => revisionState(eventId, row));
