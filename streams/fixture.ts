@@ -199,8 +199,19 @@ export const FixtureSourceRevised = defineEvent({
   type: "FixtureSourceRevised",
   category: "fixture",
   version: 1,
-  schema: z.strictObject({ revision: z.number().int().positive(), createdOn: isoDate }),
+  schema: z.strictObject({
+    revision: z.number().int().positive(),
+    createdOn: isoDate,
+    /** The re-issued file's data version; absent from events written before provenance needed it. */
+    dataVersion: z.string().optional(),
+  }),
 });
+
+/**
+ * The actor of every event the Cricsheet import writes: its corrections are the changes of a
+ * re-issued source file, not anyone's request.
+ */
+export const CRICSHEET_IMPORT_ACTOR = "cricsheet-import";
 
 export const fixtureEvents = [
   FixtureScheduled,

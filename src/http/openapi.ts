@@ -59,6 +59,7 @@ export function openApiDocument(app: Router) {
       { name: "Account and access", description: "The signed-in user and submitter access" },
       { name: "Submissions", description: "Direct submissions and corrections" },
       { name: "Batches", description: "Staged batch ingestion" },
+      { name: "Provenance", description: "Where submissions, delivery revisions and statistics came from" },
       { name: "Dataset releases", description: "Immutable dataset releases" },
       { name: "API consumers", description: "Consumer keys, limits and usage" },
       { name: "Deprecated aliases", description: "Keyed /api/v1/consumer/* mirrors of the canonical reads" },

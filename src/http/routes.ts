@@ -3,6 +3,9 @@ import { registerAdminUsers } from "../account-api/admin-users.js";
 import { registerSubmitterAccess } from "../account-api/submitter-access.js";
 import { registerBatches } from "../batch-api/batches.js";
 import { registerAdminConsumers } from "../consumer-api/admin-consumers.js";
+import { registerEventProvenance } from "../provenance-api/events.js";
+import { registerStatisticProvenance } from "../provenance-api/statistics.js";
+import { registerSubmissionProvenance } from "../provenance-api/submissions.js";
 import { registerCompetitions } from "../read-api/competitions.js";
 import { registerCompetitors } from "../read-api/competitors.js";
 import { registerFixtureEventExports } from "../read-api/fixture-event-exports.js";
@@ -52,5 +55,8 @@ export const apiRoutes: readonly RouteRegistration[] = [
   registerSubmissions,
   registerCorrections,
   registerDeliveryHistory,
+  registerSubmissionProvenance,
+  registerEventProvenance,
+  registerStatisticProvenance,
   registerBatches,
 ];

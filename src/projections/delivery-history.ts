@@ -1,8 +1,10 @@
 import {
+  CRICSHEET_IMPORT_ACTOR,
   DeliveryCorrected,
   DeliveryRecorded,
   type DeliveryState,
   FixtureScheduled,
+  FixtureSourceRevised,
   InningsOpened,
   SubmissionAccepted,
 } from "../../streams/fixture.js";
@@ -11,12 +13,15 @@ import type { Tx } from "../db/database.js";
 import type { RecordedEvent } from "../event-store/port.js";
 import { type RefreshScope, refreshedScopes, type ScopeFacts } from "../submissions/scopes.js";
 import { defineProjector } from "./projector.js";
+import { correctionSource, cricsheetSource, fixtureSources, type StoredSource } from "./revision-sources.js";
 import { dataWithStream, json, lastByKey, streamEntityId } from "./rows.js";
 
 /**
  * The audit history of every delivery: one row per revision, as recorded or corrected, with
- * who made it, when, why, the whole state, where it was first submitted and, for a
- * correction, the statistics scopes it refreshed.
+ * who made it, when, why, the whole state, where it was first submitted, where the revision
+ * itself came from (its source: see revision-sources.ts) and, for a correction, the
+ * statistics scopes it refreshed. Beside it, the record of every direct submission, for
+ * submission provenance.
  *
  * The scopes are computed when the correction is applied, from what this projector keeps of
  * the fixture (season, competition, which innings are super overs), so the history never
@@ -30,7 +35,9 @@ const ddl = `
   create table history_fixture (
     fixture_id text primary key,
     season_id text not null,
-    competition_id text not null
+    competition_id text not null,
+    -- the Cricsheet file as its latest revision names it (CricsheetSource); null for none
+    source jsonb
   );
   create table history_innings (
     fixture_id text not null,
@@ -62,7 +69,21 @@ const ddl = `
     position integer,
     -- [RefreshScope]; null for revision 1
     refreshed_scopes jsonb,
+    -- where this revision came from (StoredSource); null when the log names no source
+    source jsonb,
     primary key (event_id, revision)
+  );
+  create table submission_record (
+    submission_id text primary key,
+    fixture_id text not null,
+    submitter_id text not null,
+    received_at text not null,
+    schema_version text not null,
+    payload_sha256 text not null,
+    -- [event id], in submitted order
+    event_ids jsonb not null,
+    -- {filename, mediaType, byteLength, sha256}; null for a JSON body
+    upload jsonb
   );`;
 
 type Revision = {
@@ -78,6 +99,7 @@ type Revision = {
   submission_id: string | null;
   position: number | null;
   refreshed_scopes: RefreshScope[] | null;
+  source: StoredSource | null;
 };
 
 const origin = (e: RecordedEvent) => ({
@@ -111,7 +133,7 @@ async function scopeFacts(tx: Tx, fixtureIds: string[]): Promise<Map<string, Sco
 async function revisionsBefore(tx: Tx, firsts: { event_id: string; revision: number }[]): Promise<Revision[]> {
   return tx<Revision[]>`
     select h.event_id::text, h.revision, h.revision_event_id::text, h.fixture_id, h.sequence_number, h.actor,
-           h.occurred_at, h.reason, h.state, h.submission_id, h.position, h.refreshed_scopes
+           h.occurred_at, h.reason, h.state, h.submission_id, h.position, h.refreshed_scopes, h.source
     from jsonb_to_recordset(${json(tx, firsts)}) as k(event_id uuid, revision integer),
     lateral (
       select * from delivery_revision d where d.event_id = k.event_id and d.revision < k.revision
@@ -121,9 +143,11 @@ async function revisionsBefore(tx: Tx, firsts: { event_id: string; revision: num
 
 export const deliveryHistory = defineProjector({
   name: "delivery_history",
-  version: 1,
-  description: "Every revision of every delivery: who recorded or corrected it, when, why, and what it refreshed.",
-  tables: ["delivery_revision"],
+  // 2: each revision's source, the fixtures' Cricsheet sources and the submission records.
+  version: 2,
+  description:
+    "Every revision of every delivery: who recorded or corrected it, when, why, from what source, and what it refreshed; every direct submission.",
+  tables: ["delivery_revision", "submission_record"],
   ddl,
   on: {
     [FixtureScheduled.type]: (tx, events) => {
@@ -132,13 +156,29 @@ export const deliveryHistory = defineProjector({
           fixture_id: d.fixtureId,
           season_id: d.seasonId,
           competition_id: d.competitionId,
+          source: d.source && cricsheetSource(d.source),
         })),
         (r) => r.fixture_id,
       );
       return tx`
         insert into history_fixture
-        select * from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, season_id text, competition_id text)
-        on conflict (fixture_id) do update set season_id = excluded.season_id, competition_id = excluded.competition_id`;
+        select * from jsonb_to_recordset(${json(tx, rows)})
+          as r(fixture_id text, season_id text, competition_id text, source jsonb)
+        on conflict (fixture_id) do update
+          set season_id = excluded.season_id, competition_id = excluded.competition_id, source = excluded.source`;
+    },
+    [FixtureSourceRevised.type]: (tx, events) => {
+      const rows = lastByKey(
+        dataWithStream(events).map(({ entityId, data }) => ({
+          fixture_id: entityId,
+          revised: { revision: data.revision, createdOn: data.createdOn, dataVersion: data.dataVersion ?? null },
+        })),
+        (r) => r.fixture_id,
+      );
+      return tx`
+        update history_fixture f set source = f.source || r.revised
+        from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, revised jsonb)
+        where f.fixture_id = r.fixture_id and f.source is not null`;
     },
     [InningsOpened.type]: (tx, events) => {
       const rows = lastByKey(
@@ -154,14 +194,30 @@ export const deliveryHistory = defineProjector({
         select * from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, innings_id text, super_over boolean)
         on conflict (fixture_id, innings_id) do update set super_over = excluded.super_over`;
     },
-    [SubmissionAccepted.type]: (tx, events) => {
+    [SubmissionAccepted.type]: async (tx, events) => {
       const rows = events.flatMap(({ data: d }) =>
         d.eventIds.map((eventId, position) => ({ event_id: eventId, submission_id: d.submissionId, position })),
       );
-      return tx`
+      await tx`
         insert into submitted_position
         select * from jsonb_to_recordset(${json(tx, rows)}) as r(event_id uuid, submission_id text, position integer)
         on conflict (event_id) do nothing`;
+      const records = dataWithStream(events).map(({ entityId, data: d }) => ({
+        submission_id: d.submissionId,
+        fixture_id: entityId,
+        submitter_id: d.submitterId,
+        received_at: d.receivedAt,
+        schema_version: d.schemaVersion,
+        payload_sha256: d.payloadSha256,
+        event_ids: d.eventIds,
+        upload: d.upload,
+      }));
+      await tx`
+        insert into submission_record
+        select * from jsonb_to_recordset(${json(tx, records)}) as r(
+          submission_id text, fixture_id text, submitter_id text, received_at text, schema_version text,
+          payload_sha256 text, event_ids jsonb, upload jsonb)
+        on conflict (submission_id) do nothing`;
     },
     [DeliveryRecorded.type]: (tx, events) => {
       const rows = lastByKey(
@@ -174,14 +230,20 @@ export const deliveryHistory = defineProjector({
         })),
         (r) => r.event_id,
       );
+      // A recording is its submission's, else the import's: the fixture's source as it stands.
       return tx`
         insert into delivery_revision
         select r.event_id, 1, r.revision_event_id, r.fixture_id, r.sequence_number, r.actor, r.occurred_at,
-               null, r.state, p.submission_id, p.position, null
+               null, r.state, p.submission_id, p.position, null,
+               case when p.submission_id is not null
+                 then jsonb_build_object('kind', 'submission', 'submissionId', p.submission_id, 'position', p.position)
+                 when r.actor = ${CRICSHEET_IMPORT_ACTOR} then f.source
+               end
         from jsonb_to_recordset(${json(tx, rows)}) as r(
           event_id uuid, revision_event_id uuid, fixture_id text, sequence_number integer, actor text,
           occurred_at text, state jsonb)
         left join submitted_position p on p.event_id = r.event_id
+        left join history_fixture f on f.fixture_id = r.fixture_id
         on conflict (event_id, revision) do nothing`;
     },
     [DeliveryCorrected.type]: async (tx, events) => {
@@ -193,7 +255,9 @@ export const deliveryHistory = defineProjector({
         [...firsts].map(([event_id, revision]) => ({ event_id, revision })),
       );
       const current = new Map(before.map((r) => [r.event_id, r]));
-      const facts = await scopeFacts(tx, [...new Set(run.map((c) => c.fixture_id))]);
+      const fixtureIds = [...new Set(run.map((c) => c.fixture_id))];
+      const facts = await scopeFacts(tx, fixtureIds);
+      const sources = await fixtureSources(tx, fixtureIds);
       const rows: Revision[] = [];
       for (const { data, ...meta } of run) {
         const previous = current.get(data.eventId);
@@ -212,6 +276,7 @@ export const deliveryHistory = defineProjector({
             previous.state,
             data.delivery,
           ]),
+          source: correctionSource(meta.actor, sources.get(meta.fixture_id) ?? null),
         };
         rows.push(row);
         current.set(data.eventId, row);
@@ -221,7 +286,7 @@ export const deliveryHistory = defineProjector({
         select * from jsonb_to_recordset(${json(tx, rows)}) as r(
           event_id uuid, revision integer, revision_event_id uuid, fixture_id text, sequence_number integer,
           actor text, occurred_at text, reason text, state jsonb, submission_id text, position integer,
-          refreshed_scopes jsonb)
+          refreshed_scopes jsonb, source jsonb)
         on conflict (event_id, revision) do nothing`;
     },
   },

@@ -77,7 +77,7 @@ export const correctionResultSchema = z
   })
   .openapi("CorrectionResult");
 
-const actor = z
+export const actor = z
   .object({
     id: id("An account id, or the name of a system process such as `cricsheet-import`.", "0d5f1c1e"),
     name: z.string().nullable().openapi({ description: "The account's display name; null for a process." }),

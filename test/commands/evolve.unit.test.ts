@@ -86,7 +86,7 @@ describe("evolving a fixture", () => {
       data: { revision: 2, createdOn: "2024-01-02" },
     });
     if (event.type === "FixtureSourceRevised")
-      expectTypeOf(event.data).toEqualTypeOf<{ revision: number; createdOn: string }>();
+      expectTypeOf(event.data).toEqualTypeOf<{ revision: number; createdOn: string; dataVersion?: string }>();
   });
 });
 

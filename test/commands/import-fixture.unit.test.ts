@@ -60,7 +60,10 @@ describe("importing a fixture", () => {
       .given(firstImport())
       .when({ content: revised })
       .thenEmits([
-        { type: "FixtureSourceRevised", data: { revision: 2, createdOn: "2022-10-27" } },
+        {
+          type: "FixtureSourceRevised",
+          data: { revision: 2, createdOn: "2022-10-27", dataVersion: revised.scheduled.source.dataVersion },
+        },
         {
           type: "DeliveryCorrected",
           data: { eventId: changed?.eventId, revision: 2, reason: "Cricsheet revision 2", delivery: state },

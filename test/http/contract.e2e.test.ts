@@ -139,7 +139,8 @@ describe("every operation, driven through the app", () => {
     viewer = await api.signIn();
     const fixture = await api.aFixtureToSubmitTo();
     const events = validEvents(fixture, 12);
-    expect((await api.submit(submission(fixture, events))).status).toBe(201);
+    const submitted = await api.submit(submission(fixture, events));
+    expect(submitted.status).toBe(201);
     const issued = await api.api.post(
       "/api/v1/admin/api-consumers",
       { name: "Contract XI" },
@@ -153,6 +154,7 @@ describe("every operation, driven through the app", () => {
       batchReference: (batch.body as { data: { batchReference: string } }).data.batchReference,
       fixtureId: fixture.id,
       eventId: events[0]?.eventId as string,
+      submissionId: (submitted.body as { data: { submissionId: string } }).data.submissionId,
       statisticId: "innings-0",
       participantId: innings?.batting.players[0]?.id as string,
       competitionId: fixture.season.competition.id,

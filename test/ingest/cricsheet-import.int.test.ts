@@ -246,7 +246,9 @@ describe("Cricsheet import", () => {
       reason: "Cricsheet revision 2",
     });
     expect(corrections[0]?.delivery.runs.offBat).toBe(ball.runs.batter);
-    expect(ofType(events, "FixtureSourceRevised")).toEqual([{ revision: 2, createdOn: expect.any(String) }]);
+    expect(ofType(events, "FixtureSourceRevised")).toEqual([
+      { revision: 2, createdOn: expect.any(String), dataVersion: expect.any(String) },
+    ]);
     expect((await importCricsheet(store, [reissued])).unchanged).toBe(1);
   });
 

@@ -25,6 +25,7 @@ type RevisionRow = {
   submission_id: string | null;
   position: number | null;
   refreshed_scopes: Record<string, string>[] | null;
+  source: Record<string, unknown> | null;
 };
 
 /** A direct submission of `count` new deliveries of the fixture's first innings, as one append would hold it. */
@@ -83,7 +84,7 @@ for (const backend of backends()) {
 
     const revisionsOf = (eventId: string) => db.sql<RevisionRow[]>`
       select revision, revision_event_id::text, sequence_number, actor, reason, state, submission_id, position,
-             refreshed_scopes
+             refreshed_scopes, source
       from delivery_revision where event_id = ${eventId} order by revision`;
     const cleanDelivery = (from: number) =>
       submission.deliveries.slice(from).find((d) => d.state.wickets.length === 0) as BuiltDelivery;
@@ -101,15 +102,34 @@ for (const backend of backends()) {
             submission_id: submission.submissionId,
             position,
             refreshed_scopes: null,
+            source: { kind: "submission", submissionId: submission.submissionId, position },
           },
         ]);
     });
 
-    it("records every imported delivery once, by the Cricsheet import, without a submission", async () => {
+    it("keeps each direct submission as accepted, its event ids in submitted order", async () => {
+      expect(
+        await db.sql`
+          select fixture_id, submitter_id, schema_version, payload_sha256, event_ids, upload
+          from submission_record where submission_id = ${submission.submissionId}`,
+      ).toEqual([
+        {
+          fixture_id: fixture.id,
+          submitter_id: "scorer-1",
+          schema_version: "1.0",
+          payload_sha256: "0".repeat(64),
+          event_ids: submission.deliveries.map((d) => d.eventId),
+          upload: null,
+        },
+      ]);
+    });
+
+    it("records every imported delivery once, by the Cricsheet import, without a submission, from its file", async () => {
       const stream = await world.store.readStream(fixtureStream(cricsheetIds.fixture("533292")));
       const recorded = stream.filter((e) => e.type === "DeliveryRecorded");
       const rows = await db.sql`
-        select event_id::text, revision, revision_event_id::text, sequence_number, actor, state, submission_id, position
+        select event_id::text, revision, revision_event_id::text, sequence_number, actor, state, submission_id, position,
+               source
         from delivery_revision where fixture_id = ${cricsheetIds.fixture("533292")}`;
       expect(rows).toHaveLength(recorded.length);
       const byEventId = new Map(rows.map((r) => [r.event_id, r]));
@@ -124,6 +144,13 @@ for (const backend of backends()) {
           state: deliveryState(data),
           submission_id: null,
           position: null,
+          source: {
+            kind: "cricsheet",
+            sourceId: "cricsheet:fixture:533292",
+            revision: expect.any(Number),
+            dataVersion: expect.any(String),
+            createdOn: expect.any(String),
+          },
         });
       }
     });
@@ -145,6 +172,8 @@ for (const backend of backends()) {
         state: { ...before, bowlerId: newBowler },
         submission_id: submission.submissionId,
         position: submission.deliveries.indexOf(target),
+        // Not the import's: a direct correction, whose reason and corrector are the revision's own.
+        source: { kind: "correction" },
       });
       expect(withoutPaths(corrected)).toEqual(
         scopesOf(fixture, [before.strikerId, before.nonStrikerId, before.bowlerId, newBowler]),

@@ -45,6 +45,14 @@ export class DeliveryNotFound extends DomainError {
   }
 }
 
+/** 404: no accepted submission has this id. */
+export class SubmissionNotFound extends DomainError {
+  readonly code = "NOT_FOUND";
+  constructor(readonly submissionId: string) {
+    super("No accepted submission has this id");
+  }
+}
+
 /** 403: the actor may not correct deliveries, or not in this fixture's competition. */
 export class CorrectionForbidden extends DomainError {
   readonly code = "FORBIDDEN";

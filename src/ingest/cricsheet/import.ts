@@ -1,4 +1,4 @@
-import { fixtureCatalogue, fixtureStream } from "../../../streams/fixture.js";
+import { CRICSHEET_IMPORT_ACTOR, fixtureCatalogue, fixtureStream } from "../../../streams/fixture.js";
 import { parseJson } from "../../bounded-json.js";
 import { importFixture } from "../../commands/fixtures/import-fixture.js";
 import { handleCommand } from "../../commands/handle.js";
@@ -27,8 +27,6 @@ export type ImportOptions = {
   onProgress?: (progress: { done: number; total: number; source: string; outcome: MatchOutcome }) => void;
 };
 
-const ACTOR = "cricsheet-import";
-
 /**
  * Imports Cricsheet match files (files, directories, zip archives) through the same command
  * layer the API uses. Idempotent: a file already imported changes nothing; a re-issued file
@@ -41,7 +39,7 @@ export async function importCricsheet(
 ): Promise<ImportSummary> {
   const started = performance.now();
   const { sources, close } = await listSources(paths);
-  const context = () => ({ actor: ACTOR, now: new Date() });
+  const context = () => ({ actor: CRICSHEET_IMPORT_ACTOR, now: new Date() });
   const registrar = new ReferenceRegistrar(store, context);
   const summary: ImportSummary = {
     matches: sources.length,

@@ -2,6 +2,7 @@ import type { Account } from "../../../streams/account-state.js";
 import { type DeliveryState, deliveryStateSchema } from "../../../streams/fixture.js";
 import { DeliveryNotFound } from "../../commands/submissions/errors.js";
 import type { Sql } from "../../db/database.js";
+import type { StoredSource } from "../../projections/revision-sources.js";
 import { mayCorrectAny, mayCorrectInCompetition } from "../../submissions/access.js";
 import { deliveryFixture } from "../../submissions/facts.js";
 import type { RefreshScope } from "../../submissions/scopes.js";
@@ -14,7 +15,7 @@ export type RevisionState = DeliveryState & { eventId: string; sequenceNumber: n
 type Origin = { submissionId: string; position: number } | null;
 
 /** Who recorded or corrected: an account with its display name, or a process (`cricsheet-import`) without one. */
-type Actor = { id: string; name: string | null };
+export type Actor = { id: string; name: string | null };
 
 export type CorrectionEntry = {
   previousDeliveryId: string;
@@ -50,21 +51,27 @@ export type DeliveryHistory = {
 };
 
 /**
- * A delivery's history as `account` may read it: who may correct a delivery may read how it
- * came to be. Viewers are refused before anything is looked up, submitters once the
- * delivery's competition is known.
+ * Refuses `account` a delivery's history or provenance unless it may correct the delivery:
+ * who may correct a delivery may read how it came to be. Viewers are refused before anything
+ * is looked up, submitters once the delivery's competition is known.
  */
-export async function readableHistory(sql: Sql, account: Account, eventId: string): Promise<DeliveryHistory> {
+export async function mayReadHowItCame(sql: Sql, account: Account, eventId: string): Promise<void> {
   mayCorrectAny(account);
   const competitionId = (await deliveryFixture(sql, eventId))?.competitionId;
   if (!competitionId) throw new DeliveryNotFound(eventId);
   mayCorrectInCompetition(account, competitionId);
+}
+
+/** A delivery's history as `account` may read it. */
+export async function readableHistory(sql: Sql, account: Account, eventId: string): Promise<DeliveryHistory> {
+  await mayReadHowItCame(sql, account, eventId);
   const history = await deliveryHistory(sql, eventId);
   if (!history) throw new DeliveryNotFound(eventId);
   return history;
 }
 
-type RevisionRow = {
+export type RevisionRow = {
+  event_id: string;
   revision: number;
   revision_event_id: string;
   fixture_id: string;
@@ -77,28 +84,39 @@ type RevisionRow = {
   submission_id: string | null;
   position: number | null;
   refreshed_scopes: RefreshScope[] | null;
+  source: StoredSource | null;
 };
+
+/**
+ * Every revision of the deliveries, by event id then oldest first, with the display name of
+ * whoever made each; none for a delivery never recorded (revision 1 is there when any is).
+ */
+export const revisionRows = (sql: Sql, eventIds: readonly string[]) =>
+  sql<RevisionRow[]>`
+    select r.event_id::text, r.revision, r.revision_event_id::text, r.fixture_id, r.sequence_number, r.actor,
+           a.display_name as actor_name, r.occurred_at, r.reason, r.state, r.submission_id, r.position,
+           r.refreshed_scopes, r.source
+    from delivery_revision r left join account a on a.account_id = r.actor
+    where r.event_id = any(${eventIds}::uuid[]) order by r.event_id, r.revision`;
+
+/** A revision's whole state; jsonb keeps no key order, so the schema puts the fields back in the submitted order. */
+export const revisionState = (eventId: string, row: RevisionRow): RevisionState => ({
+  eventId,
+  sequenceNumber: row.sequence_number,
+  ...deliveryStateSchema.parse(row.state),
+});
+
+export const actorOf = (row: RevisionRow): Actor => ({ id: row.actor, name: row.actor_name });
 
 /**
  * How a delivery was recorded and every correction since, oldest first; undefined when it
  * was never recorded. The delivery ids are the ids of the events holding each revision.
  */
 async function deliveryHistory(sql: Sql, eventId: string): Promise<DeliveryHistory | undefined> {
-  const rows = await sql<RevisionRow[]>`
-    select r.revision, r.revision_event_id::text, r.fixture_id, r.sequence_number, r.actor,
-           a.display_name as actor_name, r.occurred_at, r.reason, r.state, r.submission_id, r.position,
-           r.refreshed_scopes
-    from delivery_revision r left join account a on a.account_id = r.actor
-    where r.event_id = ${eventId}::uuid order by r.revision`;
+  const rows = await revisionRows(sql, [eventId]);
   const [first, ...later] = rows;
   if (first?.revision !== 1) return undefined;
-  // jsonb keeps no key order: the schema puts the state's fields back in the submitted order.
-  const stateOf = (row: RevisionRow): RevisionState => ({
-    eventId,
-    sequenceNumber: row.sequence_number,
-    ...deliveryStateSchema.parse(row.state),
-  });
-  const actorOf = (row: RevisionRow): Actor => ({ id: row.actor, name: row.actor_name });
+  const stateOf = (row: RevisionRow) => revisionState(eventId, row);
   const originOf = (row: RevisionRow): Origin =>
     row.submission_id === null ? null : { submissionId: row.submission_id, position: row.position as number };
   return {

@@ -1,0 +1,62 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { implemented, type Router } from "../http/api.js";
+import type { AppDependencies } from "../http/app.js";
+import { bearerSecurity, callerOf, registerBearerScheme, requireCaller } from "../http/authentication.js";
+import { errorEnvelopeSchema, errorResponses } from "../http/errors.js";
+import { cursorParam, limitParam } from "../http/pagination.js";
+import { EXPORT_EVENT_LIMIT } from "../read-api/fixture-event-exports.js";
+import { pathId, readModels } from "../read-api/params.js";
+import { readableStatisticProvenance } from "../read-api/queries/statistic-provenance.js";
+import { ACCESS_NOTE } from "../submission-api/corrections.js";
+import { statisticProvenanceSchema } from "./schemas.js";
+
+/** Derived-statistic provenance of a fixture statistic, read from the statistics and `delivery_history` read models. */
+
+const statisticProvenanceRoute = createRoute({
+  method: "get",
+  path: "/api/v1/provenance/fixtures/{fixtureId}/statistics/{statisticId}",
+  tags: ["Provenance"],
+  operationId: "getStatisticProvenance",
+  summary: "The deliveries and revisions a fixture statistic is computed from, and their sources",
+  description: `The statistic's contributing deliveries (the same trace as \`…/statistics/{statisticId}/events/export.json\`), in occurrence order and paginated, each with the revision the statistic is computed from and every revision it went through: who made it, when, why and its source (a Cricsheet file and revision, a direct submission and position, or a direct correction), with a link to its event provenance for the complete states. The answer carries the fixture version it is read at; a page read while the fixture changed, or a cursor issued at another version, answers 409 TRACE_CHANGED: start again. ${ACCESS_NOTE}`,
+  ...implemented,
+  security: bearerSecurity,
+  request: {
+    params: z.object({
+      fixtureId: pathId("fixtureId", "Fixture id.", "1426312"),
+      statisticId: pathId(
+        "statisticId",
+        "A statistic id of the fixture (see `GET /fixtures/{fixtureId}/statistics/{statisticId}`).",
+        "innings-0-bowler-462411b3",
+      ),
+    }),
+    query: z.object({ limit: limitParam, cursor: cursorParam }),
+  },
+  responses: {
+    200: {
+      description: "One page of the statistic's provenance",
+      content: { "application/json": { schema: statisticProvenanceSchema } },
+    },
+    ...errorResponses(400, 404),
+    409: {
+      description: "TRACE_CHANGED: the fixture changed while the page was read, or since the cursor was issued.",
+      content: { "application/json": { schema: errorEnvelopeSchema } },
+    },
+    422: {
+      description: `EXPORT_TOO_LARGE: more than ${EXPORT_EVENT_LIMIT} contributing events.`,
+      content: { "application/json": { schema: errorEnvelopeSchema } },
+    },
+  },
+});
+
+export function registerStatisticProvenance(app: Router, deps: AppDependencies) {
+  registerBearerScheme(app);
+  const sql = readModels(deps);
+  const traceLimit = deps.limits?.exportEvents ?? EXPORT_EVENT_LIMIT;
+  app.use("/api/v1/provenance/fixtures/:fixtureId/statistics/:statisticId", requireCaller(deps));
+
+  app.openapi(statisticProvenanceRoute, async (c) => {
+    const request = { ...c.req.valid("param"), ...c.req.valid("query") };
+    return c.json(await readableStatisticProvenance(sql(), callerOf(c).account, request, traceLimit), 200);
+  });
+}
