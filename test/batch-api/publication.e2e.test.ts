@@ -2,8 +2,10 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BatchValidator } from "../../src/batches/validator.js";
 import { cricsheetIds } from "../../src/ingest/cricsheet/ids.js";
+import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
 import { expectError, expectUnauthorized, type Person } from "../support/account-api.js";
 import { type ApiBatch, sendBatch } from "../support/batches.js";
+import { cricsheetFile } from "../support/cricsheet.js";
 import { cricsheetPackage, openWithMatch } from "../support/cricsheet-packages.js";
 import type { SubmissionApi } from "../support/submissions.js";
 
@@ -18,6 +20,7 @@ import type { SubmissionApi } from "../support/submissions.js";
  */
 
 const MATCH = "ipl/1082591.json";
+const MOVED = "ipl/1082599.json";
 
 type PackageEvent = Record<string, unknown> & {
   eventId: string;
@@ -54,17 +57,18 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => api?.close());
 
-const inningsOf = (n: number) => (cricsheetPackage(MATCH).body.fixtures[0]?.innings[n]?.events ?? []) as PackageEvent[];
+const inningsOf = (match: string, n: number) =>
+  (cricsheetPackage(match).body.fixtures[0]?.innings[n]?.events ?? []) as PackageEvent[];
 const plain = (e: PackageEvent) => e.runs.total === 0 && e.wickets.length === 0;
 
-/** The package: corrections of two published dot balls, one published delivery as it is, two new balls at the end. */
-function thePackage() {
-  const { body } = cricsheetPackage(MATCH);
+/** The package of `match`: corrections of two published dot balls, one published delivery as it is, two new balls at the end. */
+function thePackage(match: string) {
+  const { body } = cricsheetPackage(match);
   const [fixture] = body.fixtures;
   const [first, second] = fixture?.innings ?? [];
-  const [dotA, dotB] = inningsOf(0).filter(plain);
-  const asIs = inningsOf(0).find((e) => !plain(e)) as PackageEvent;
-  const last = inningsOf(1).at(-1) as PackageEvent;
+  const [dotA, dotB] = inningsOf(match, 0).filter(plain);
+  const asIs = inningsOf(match, 0).find((e) => !plain(e)) as PackageEvent;
+  const last = inningsOf(match, 1).at(-1) as PackageEvent;
   const correction = (e: PackageEvent, offBat: number) => ({
     ...e,
     eventId: randomUUID(),
@@ -84,7 +88,7 @@ function thePackage() {
   });
   if (!dotA || !dotB) throw new Error("the first innings has dot balls");
   return {
-    targets: { corrected: dotA, rejected: dotB },
+    targets: { corrected: dotA, rejected: dotB, last },
     body: {
       ...body,
       packageId: `publication-${randomUUID()}`,
@@ -102,8 +106,8 @@ function thePackage() {
 }
 
 /** Sends the package as the submitter and lets the validator judge it. */
-async function aValidatedBatch() {
-  const sent = thePackage();
+async function aValidatedBatch(match = MATCH) {
+  const sent = thePackage(match);
   const res = await sendBatch(api.api, sent.body, { token: submitter.token });
   expect(res.status, res.text).toBe(202);
   const batch = (res.body as { data: ApiBatch }).data;
@@ -240,5 +244,77 @@ describe("reviewing and publishing a batch of a real match", () => {
       published: 0,
       refreshedScopes: [],
     });
+  });
+
+  it("refuses what the ledger no longer takes at publication, and publishes the rest", async () => {
+    // Another IPL match of the season, whose chase ended at 16.1 overs: balls to spare.
+    const summary = await importCricsheet(api.world.store, [cricsheetFile(MOVED)]);
+    expect(summary.failed).toEqual([]);
+    await api.world.catchUp();
+    const { path, targets } = await aValidatedBatch(MOVED);
+    const approved = await review(path, { decision: "approved", items: "all", reason: "Checked" });
+    expect((approved.body as { data: Publication["batch"] }).data.review).toEqual({
+      approved: 4,
+      rejected: 0,
+      undecided: 0,
+    });
+
+    // the ledger moves after review: a direct correction makes item 0's change, a direct submission takes item 3's ball
+    const admin = { token: api.admin.token };
+    const stateOf = async (eventId: string) => {
+      const res = await api.api.get(`/api/v1/submissions/events/${eventId}/history`, admin);
+      expect(res.status, res.text).toBe(200);
+      return (res.body as { data: { fixtureId: string; recorded: { state: Record<string, unknown> } } }).data;
+    };
+    const corrected = await stateOf(targets.corrected.eventId);
+    const { eventId: _e, sequenceNumber: _s, ...event } = corrected.recorded.state;
+    const put = await api.api.put(
+      `/api/v1/submissions/events/${targets.corrected.eventId}`,
+      {
+        fixtureId: corrected.fixtureId,
+        schemaVersion: "1.0",
+        reason: "Four",
+        event: { ...event, runs: { offBat: 4, extras: 0, total: 4 } },
+      },
+      admin,
+    );
+    expect(put.status, put.text).toBe(200);
+    const last = (await stateOf(targets.last.eventId)).recorded.state as {
+      sequenceNumber: number;
+      overNumber: number;
+      positionInOver: number;
+    };
+    const taken = {
+      ...last,
+      eventId: randomUUID(),
+      sequenceNumber: last.sequenceNumber + 1,
+      positionInOver: last.positionInOver + 1,
+      ballNumber: `${last.overNumber}.${last.positionInOver + 2}`,
+      runs: { offBat: 0, extras: 0, total: 0 },
+      extras: {},
+      wickets: [],
+    };
+    const submitted = await api.submit({ fixtureId: corrected.fixtureId, schemaVersion: "1.0", events: [taken] });
+    expect(submitted.status, submitted.text).toBe(201);
+
+    const res = await publish(path);
+    expect(res.status, res.text).toBe(200);
+    expect((res.body as { data: Publication }).data).toMatchObject({
+      status: "partially_published",
+      published: 2,
+      refused: 2,
+    });
+    const items = await reportOf(path);
+    expect(items.map((i) => [i.publication?.status ?? null, i.publication?.code ?? null])).toEqual([
+      ["refused", "CORRECTION_UNCHANGED"],
+      ["published", null],
+      [null, null],
+      ["refused", "EVENT_CONFLICT"],
+      ["published", null],
+    ]);
+    const events = await api.publicEvents(corrected.fixtureId);
+    expect(events.find((e) => e.eventId === items[3]?.eventId)).toBeUndefined();
+    expect(events.find((e) => e.eventId === items[4]?.eventId)).toMatchObject({ revision: 1 });
+    expect(events.find((e) => e.eventId === targets.corrected.eventId)).toMatchObject({ revision: 2 });
   });
 });
