@@ -1,8 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BatchValidator } from "../../src/batches/validator.js";
+import { publishBatch } from "../../src/commands/batches/publication.js";
+import type { EventStore } from "../../src/event-store/port.js";
 import { cricsheetIds } from "../../src/ingest/cricsheet/ids.js";
 import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
+import type { Account } from "../../streams/account-state.js";
+import { batchStream } from "../../streams/batch.js";
+import { fixtureStream } from "../../streams/fixture.js";
 import { expectError, expectUnauthorized, type Person } from "../support/account-api.js";
 import { type ApiBatch, sendBatch } from "../support/batches.js";
 import { cricsheetFile } from "../support/cricsheet.js";
@@ -316,5 +321,61 @@ describe("reviewing and publishing a batch of a real match", () => {
     expect(events.find((e) => e.eventId === items[3]?.eventId)).toBeUndefined();
     expect(events.find((e) => e.eventId === items[4]?.eventId)).toMatchObject({ revision: 1 });
     expect(events.find((e) => e.eventId === targets.corrected.eventId)).toMatchObject({ revision: 2 });
+  });
+
+  it("interrupted after a fixture's append, completes on a retry without publishing anything twice", async () => {
+    const { batch, path, targets } = await aValidatedBatch();
+    // What is still accepted depends on what the tests above published; the second dot ball's correction always is.
+    const accepted = (await reportOf(path)).filter((i) => i.outcome === "accepted");
+    expect(accepted.map((i) => i.ordinal)).toContain(1);
+    expect((await review(path, { decision: "approved", items: "all", reason: "Six, not a dot" })).status).toBe(200);
+    // The store fails the batch's own append once: the fixture's append stood, BatchPublished did not.
+    const store = api.world.store;
+    const failing: EventStore = Object.assign(Object.create(store), {
+      append: (
+        stream: string,
+        events: Parameters<EventStore["append"]>[1],
+        expected: Parameters<EventStore["append"]>[2],
+      ) =>
+        stream === batchStream(batch.batchReference)
+          ? Promise.reject(new Error("connection lost"))
+          : store.append(stream, events, expected),
+    });
+    const publisher: Account = {
+      accountId: reviewer.id,
+      subject: reviewer.subject,
+      displayName: "Reviewer",
+      role: "admin",
+      approvalState: null,
+      requestedCompetitionId: null,
+      competitionIds: [],
+      disabled: false,
+      tombstoned: false,
+      decidedBy: "cli",
+    };
+    await expect(
+      publishBatch(
+        { store: failing, sql: api.db.sql },
+        { batchReference: batch.batchReference, publisher },
+        { actor: reviewer.id, now: new Date() },
+      ),
+    ).rejects.toThrow("connection lost");
+
+    const res = await publish(path);
+    expect(res.status, res.text).toBe(200);
+    expect((res.body as { data: Publication }).data).toMatchObject({
+      status: "partially_published",
+      published: accepted.length,
+      refused: 0,
+    });
+    const fixtureId = cricsheetIds.fixture("1082591");
+    const records = (await store.readStream(fixtureStream(fixtureId))).filter(
+      (e) =>
+        e.type === "BatchItemsPublished" &&
+        (e.data as { batchReference: string }).batchReference === batch.batchReference,
+    );
+    expect(records.map((e) => (e.data as { items: unknown[] }).items.length)).toEqual([accepted.length]);
+    const live = (await api.publicEvents(fixtureId)).find((e) => e.eventId === targets.rejected.eventId);
+    expect(live).toMatchObject({ revision: 2, runs: { offBat: 6, total: 6 } });
   });
 });
