@@ -1,5 +1,5 @@
 import { type Account, mayWriteIn } from "../../../streams/account-state.js";
-import { BatchPublished, BatchReceived, batchCatalogue, batchStream } from "../../../streams/batch.js";
+import { BatchPublished, BatchReceived, batchCatalogue, batchStream, type Review } from "../../../streams/batch.js";
 import type { Batch } from "../../../streams/batch-state.js";
 import { type FixtureEvent, recordingId } from "../../../streams/fixture.js";
 import type { FixtureState } from "../../../streams/fixture-state.js";
@@ -85,20 +85,10 @@ export async function publishBatch(
   const approved = approvals(state, publisher.accountId);
   const again = await judgedAgain(deps, history, state);
 
+  const { byFixture, refused } = groupByFixture(approved, again);
   const published: Published = [];
-  const refused: Refused = [];
   const scopes = new Map<string, RefreshScope>();
   const appended: HandleResult[] = [];
-  const byFixture = new Map<string, ApprovedItem[]>();
-  for (const [ordinal, review] of approved) {
-    const item = again.resolved.get(ordinal);
-    if (!item) {
-      refused.push({ ordinal, ...stillWrong(again.items[ordinal]) });
-      continue;
-    }
-    const { fixtureId, ...resolved } = item;
-    byFixture.set(fixtureId, [...(byFixture.get(fixtureId) ?? []), { ordinal, review, ...resolved }]);
-  }
   for (const [fixtureId, group] of byFixture)
     for (let from = 0; from < group.length; from += MAX_EVENTS) {
       const items = group.slice(from, from + MAX_EVENTS);
@@ -129,16 +119,32 @@ export async function publishBatch(
   };
   const recorded = await handleCommand(deps.store, batchCatalogue, stream, batchDecider, command, context);
   // A racing publication recorded first: what it recorded stands, and this one changed nothing more.
-  const publication = BatchPublished.schema.parse(
-    (
-      recorded.events[0] ??
-      (await loadStream(deps.store, batchCatalogue, stream, batchDecider)).history.find(
-        (e) => e.type === BatchPublished.type,
-      )
-    )?.data,
-  );
+  const [record] =
+    recorded.events.length > 0
+      ? recorded.events
+      : (await deps.store.readStream(stream)).filter((e) => e.type === BatchPublished.type);
+  const publication = BatchPublished.schema.parse(record?.data);
   const events = [...appended, recorded].flatMap((r) => r.events);
   return { ...recorded, events, publication, refreshedScopes: [...scopes.values()] };
+}
+
+/**
+ * The approved items by the fixture they go to; an item that no longer resolves to a
+ * delivery (a reference or the fixture it named changed) is refused with what it now breaks.
+ */
+function groupByFixture(approved: Map<number, Review>, again: Awaited<ReturnType<typeof judgedAgain>>) {
+  const byFixture = new Map<string, ApprovedItem[]>();
+  const refused: Refused = [];
+  for (const [ordinal, review] of approved) {
+    const item = again.resolved.get(ordinal);
+    if (!item) {
+      refused.push({ ordinal, ...stillWrong(again.items[ordinal]) });
+      continue;
+    }
+    const { fixtureId, ...resolved } = item;
+    byFixture.set(fixtureId, [...(byFixture.get(fixtureId) ?? []), { ordinal, review, ...resolved }]);
+  }
+  return { byFixture, refused };
 }
 
 /**
