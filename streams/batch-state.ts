@@ -1,4 +1,4 @@
-import type { BatchEvent } from "./batch.js";
+import type { BatchEvent, JudgedItemData, Review } from "./batch.js";
 import { unreachable } from "./unreachable.js";
 
 /** What a batch stream says now, as far as its decisions need. */
@@ -7,8 +7,18 @@ export type Batch = {
   ownerAccountId: string;
   competitionId: string;
   checksum: string;
-  /** null until validation begins; then how far it has come. */
-  validation: { itemsTotal: number; itemsJudged: number; completed: boolean } | null;
+  /** null until validation begins; then how far it has come, and the status it ended in. */
+  validation: {
+    itemsTotal: number;
+    itemsJudged: number;
+    completed: boolean;
+    status: "validated" | "staged" | "rejected" | null;
+  } | null;
+  /** Each judged item's outcome, by ordinal. */
+  outcomes: JudgedItemData["outcome"][];
+  /** The decision standing on each reviewed item, by ordinal. */
+  reviews: Map<number, Review>;
+  published: boolean;
 };
 
 /** null until the batch is received. */
@@ -16,24 +26,47 @@ export type BatchState = Batch | null;
 
 export const initialBatchState = (): BatchState => null;
 
+const notStarted = { itemsTotal: 0, itemsJudged: 0, completed: false, status: null };
+
 /** Folds one batch event into the state; pure. */
 export function evolveBatch(state: BatchState, event: BatchEvent): BatchState {
   if (event.type === "BatchReceived") {
     const { batchReference, ownerAccountId, competitionId, checksum } = event.data;
-    return { batchReference, ownerAccountId, competitionId, checksum, validation: null };
+    return {
+      batchReference,
+      ownerAccountId,
+      competitionId,
+      checksum,
+      validation: null,
+      outcomes: [],
+      reviews: new Map(),
+      published: false,
+    };
   }
   if (!state) return state;
   switch (event.type) {
     case "BatchValidationStarted":
-      return { ...state, validation: { itemsTotal: event.data.itemsTotal, itemsJudged: 0, completed: false } };
+      return { ...state, validation: { ...notStarted, itemsTotal: event.data.itemsTotal } };
     case "BatchItemsJudged": {
-      const validation = state.validation ?? { itemsTotal: 0, itemsJudged: 0, completed: false };
-      return { ...state, validation: { ...validation, itemsJudged: event.data.from + event.data.items.length } };
+      const validation = state.validation ?? notStarted;
+      return {
+        ...state,
+        validation: { ...validation, itemsJudged: event.data.from + event.data.items.length },
+        outcomes: [...state.outcomes.slice(0, event.data.from), ...event.data.items.map((i) => i.outcome)],
+      };
     }
     case "BatchValidated": {
-      const validation = state.validation ?? { itemsTotal: 0, itemsJudged: 0, completed: false };
-      return { ...state, validation: { ...validation, completed: true } };
+      const validation = state.validation ?? notStarted;
+      return { ...state, validation: { ...validation, completed: true, status: event.data.status } };
     }
+    case "BatchItemsReviewed": {
+      const { ordinals, ...review } = event.data;
+      const reviews = new Map(state.reviews);
+      for (const ordinal of ordinals) reviews.set(ordinal, review);
+      return { ...state, reviews };
+    }
+    case "BatchPublished":
+      return { ...state, published: true };
     default:
       return unreachable(event);
   }

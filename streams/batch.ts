@@ -156,6 +156,65 @@ export const BatchValidated = defineEvent({
   schema: z.strictObject({ status: z.enum(VALIDATED_STATUSES), counts, faults: z.array(fault) }),
 });
 
-export const batchEvents = [BatchReceived, BatchValidationStarted, BatchItemsJudged, BatchValidated] as const;
+export const REVIEW_DECISIONS = ["approved", "rejected"] as const;
+
+/** What a reviewer says of items, and why: the reason is recorded with every item it covers. */
+export const reviewSchema = z.strictObject({
+  reviewerAccountId: id,
+  decision: z.enum(REVIEW_DECISIONS),
+  reason: z.string().trim().min(1).max(1000),
+  reviewedAt: z.iso.datetime({ offset: true }),
+});
+export type Review = z.infer<typeof reviewSchema>;
+
+/**
+ * An administrator approved or rejected accepted items of a validated batch, named by their
+ * ordinals (a whole-batch decision names every accepted item). A later decision on an item
+ * replaces an earlier one until the batch is published; each stays in the log.
+ */
+export const BatchItemsReviewed = defineEvent({
+  type: "BatchItemsReviewed",
+  category: "batch",
+  version: 1,
+  schema: reviewSchema.extend({ ordinals: z.array(z.number().int().min(0)).min(1) }),
+});
+
+export const PUBLISHED_STATUSES = ["published", "partially_published", "rejected"] as const;
+
+/**
+ * The batch's approved items went to the fixtures' ledgers (docs/batches.md, "Publication"):
+ * `published` when every item of the package is published, `partially_published` when some
+ * are and some are not, `rejected` when none is. An approved item the ledger no longer takes
+ * (it moved since validation) is `refused`, with the rule it broke.
+ */
+export const BatchPublished = defineEvent({
+  type: "BatchPublished",
+  category: "batch",
+  version: 1,
+  schema: z.strictObject({
+    status: z.enum(PUBLISHED_STATUSES),
+    published: z.array(
+      z.strictObject({
+        ordinal: z.number().int().min(0),
+        fixtureId: id,
+        eventId: z.uuid(),
+        /** 1 for a new delivery; the new revision for a correction. */
+        revision: z.number().int().min(1),
+      }),
+    ),
+    refused: z.array(
+      z.strictObject({ ordinal: z.number().int().min(0), code: z.string().min(1), message: z.string() }),
+    ),
+  }),
+});
+
+export const batchEvents = [
+  BatchReceived,
+  BatchValidationStarted,
+  BatchItemsJudged,
+  BatchValidated,
+  BatchItemsReviewed,
+  BatchPublished,
+] as const;
 export type BatchEvent = EventOf<(typeof batchEvents)[number]>;
 export const batchCatalogue = new EventCatalogue(batchEvents);

@@ -23,6 +23,8 @@ export type FixtureState = {
   /** Current revision and state of every accepted delivery, by event id. */
   deliveries: Map<string, { revision: number; sequenceNumber: number; state: DeliveryState }>;
   outcome: EventData<typeof OutcomeRecorded> | null;
+  /** What each batch published here, by batch reference, then item ordinal: a retry publishes none twice. */
+  batchItems: Map<string, Map<number, { eventId: string; revision: number }>>;
 };
 
 export const initialFixtureState = (): FixtureState => ({
@@ -32,6 +34,7 @@ export const initialFixtureState = (): FixtureState => ({
   innings: new Map(),
   deliveries: new Map(),
   outcome: null,
+  batchItems: new Map(),
 });
 
 /** Equal as data: key order and absent-versus-undefined do not matter. */
@@ -78,6 +81,12 @@ export function evolveFixture(state: FixtureState, event: FixtureEvent): Fixture
     case "OutcomeRecorded":
       state.outcome = event.data;
       return state;
+    case "BatchItemsPublished": {
+      const published = state.batchItems.get(event.data.batchReference) ?? new Map();
+      for (const { ordinal, ...item } of event.data.items) published.set(ordinal, item);
+      state.batchItems.set(event.data.batchReference, published);
+      return state;
+    }
     // What decisions need of the fixture leaves these out: the toss and who submitted what.
     case "TossRecorded":
     case "SubmissionAccepted":

@@ -194,6 +194,34 @@ export const SubmissionAccepted = defineEvent({
   }),
 });
 
+/**
+ * Approved items of a batch were published into this fixture; their deliveries and
+ * corrections follow it in the same append, as a direct submission's follow its record. The
+ * fixture stream's own record of what a batch published here, so a retried publication
+ * publishes nothing twice. `items` keep the batch's ordinals beside the event ids.
+ */
+export const BatchItemsPublished = defineEvent({
+  type: "BatchItemsPublished",
+  category: "fixture",
+  version: 1,
+  schema: z.strictObject({
+    batchReference: z.uuid(),
+    items: z
+      .array(z.strictObject({ ordinal: count, eventId: z.uuid(), revision: z.number().int().positive() }))
+      .min(1)
+      .max(1000),
+    /** The approval each item was published under (one per reviewer decision). */
+    reviews: z.array(
+      z.strictObject({
+        ordinals: z.array(count).min(1),
+        reviewerAccountId: id,
+        reason: z.string().trim().min(1).max(1000),
+        reviewedAt: z.iso.datetime({ offset: true }),
+      }),
+    ),
+  }),
+});
+
 /** The source re-issued the fixture; what changed follows as corrections. */
 export const FixtureSourceRevised = defineEvent({
   type: "FixtureSourceRevised",
@@ -223,6 +251,7 @@ export const fixtureEvents = [
   OutcomeRecorded,
   FixtureSourceRevised,
   SubmissionAccepted,
+  BatchItemsPublished,
 ] as const;
 export type FixtureEvent = EventOf<(typeof fixtureEvents)[number]>;
 export const fixtureCatalogue = new EventCatalogue(fixtureEvents);

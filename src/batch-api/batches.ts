@@ -22,7 +22,8 @@ import type { Intake } from "../ingest/batches/intake.js";
 import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
 import { packageOf } from "./package-body.js";
 import { registerReports } from "./reports.js";
-import { batchPackageSchema, batchReferenceParams, batchSchema, unseenBatch } from "./schemas.js";
+import { registerReviews } from "./reviews.js";
+import { batchPackageSchema, batchReferenceParams, batchSchema, toApi, unseenBatch } from "./schemas.js";
 
 /**
  * Batch intake and status (bearer): a submitter or an administrator sends a package, which
@@ -185,26 +186,6 @@ const readRoute = createRoute({
   },
 });
 
-const toApi = (batch: BatchView) => {
-  const self = `${COLLECTION}/${batch.batchReference}`;
-  return {
-    batchReference: batch.batchReference,
-    packageId: batch.packageId,
-    contractVersion: batch.contractVersion,
-    competitionId: batch.competitionId,
-    submittedBy: batch.ownerAccountId,
-    status: batch.status,
-    checksum: batch.checksum,
-    fileCount: batch.fileCount,
-    byteCount: batch.byteCount,
-    receivedAt: batch.receivedAt.toISOString(),
-    updatedAt: batch.updatedAt.toISOString(),
-    progress: batch.progress,
-    counts: batch.counts,
-    links: { status: self, report: `${self}/report` },
-  };
-};
-
 /** A batch just received, as its status will show it once projected. */
 const receivedNow = (
   batchReference: string,
@@ -226,6 +207,8 @@ const receivedNow = (
   updatedAt: at,
   progress: { itemsDone: 0, itemsTotal: null },
   counts: { accepted: 0, rejected: 0, unresolved: 0, duplicate: 0, conflicting: 0 },
+  review: { approved: 0, rejected: 0, undecided: 0 },
+  publication: null,
 });
 
 /** The key a package is sent under, as the header says it; 400 when absent or malformed. */
@@ -299,6 +282,7 @@ export function registerBatches(app: Router, deps: AppDependencies) {
   });
 
   registerReports(app, deps);
+  registerReviews(app, deps);
 
   app.openapi(readRoute, async (c) =>
     c.json({ data: toApi(await visible(c, c.req.valid("param").batchReference)) }, 200),

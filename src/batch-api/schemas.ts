@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { ITEM_OUTCOMES } from "../../streams/batch.js";
-import { BATCH_STATUSES } from "../batches/queries.js";
+import { ITEM_OUTCOMES, REVIEW_DECISIONS } from "../../streams/batch.js";
+import { BATCH_STATUSES, type BatchView } from "../batches/queries.js";
 import { errorEnvelopeSchema } from "../http/errors.js";
 
 /** The answers' shapes and the package's, as the contract documents them. */
@@ -49,6 +49,24 @@ export const batchSchema = z
         conflicting: z.number().int(),
       })
       .openapi({ description: "Items by outcome, as validation has judged them so far." }),
+    review: z
+      .object({
+        approved: z.number().int().openapi({ example: 120 }),
+        rejected: z.number().int().openapi({ example: 3 }),
+        undecided: z.number().int().openapi({ description: "Accepted items waiting for a decision.", example: 0 }),
+      })
+      .openapi({ description: "Accepted items by the reviewer's decision standing on them." }),
+    publication: z
+      .object({
+        published: z.number().int().openapi({ description: "Items put in the ledger.", example: 118 }),
+        refused: z.number().int().openapi({
+          description: "Approved items the ledger no longer took at publication (it changed since validation).",
+          example: 2,
+        }),
+        publishedAt: timestamp("When the batch was published."),
+      })
+      .nullable()
+      .openapi({ description: "What publication did; null until the batch is published." }),
     links: z
       .object({
         status: z.string().openapi({ description: "This batch's status URI." }),
@@ -163,6 +181,37 @@ export const batchItemSchema = z
         })
         .openapi("ResolutionRequirement"),
     ),
+    review: z
+      .object({
+        decision: z.enum(REVIEW_DECISIONS),
+        reason: z.string().openapi({ example: "Checked against the scorer's sheet" }),
+        reviewedBy: z.string().openapi({ description: "The reviewer's account id." }),
+        reviewedAt: timestamp("When the decision was taken."),
+      })
+      .nullable()
+      .openapi({ description: "The decision standing on an accepted item; null until it is reviewed." }),
+    publication: z
+      .discriminatedUnion("status", [
+        z.object({
+          status: z.literal("published"),
+          fixtureId: z.string().openapi({ example: "1082591" }),
+          eventId: z.string().openapi({ description: "The delivery's public event id." }),
+          revision: z
+            .number()
+            .int()
+            .openapi({ description: "1 for a new delivery; the new revision for a correction.", example: 2 }),
+        }),
+        z.object({
+          status: z.literal("refused"),
+          code: z.string().openapi({ description: "The rule the ledger now breaks.", example: "EVENT_CONFLICT" }),
+          message: z.string(),
+        }),
+      ])
+      .nullable()
+      .openapi({
+        description:
+          "What publication did with an approved item: published (the delivery at `/api/v1/fixtures/{fixtureId}/events/{eventId}`) or refused; null otherwise.",
+      }),
   })
   .openapi("BatchItem");
 
@@ -200,4 +249,30 @@ export const unseenBatch = {
       "NOT_FOUND: a reference holding text no reference can (U+0000, a lone surrogate), refused as every path parameter is",
     content: { "application/json": { schema: errorEnvelopeSchema } },
   },
+};
+
+/** A batch as the API shows it. */
+export const toApi = (batch: BatchView) => {
+  const self = `/api/v1/batches/${batch.batchReference}`;
+  return {
+    batchReference: batch.batchReference,
+    packageId: batch.packageId,
+    contractVersion: batch.contractVersion,
+    competitionId: batch.competitionId,
+    submittedBy: batch.ownerAccountId,
+    status: batch.status,
+    checksum: batch.checksum,
+    fileCount: batch.fileCount,
+    byteCount: batch.byteCount,
+    receivedAt: batch.receivedAt.toISOString(),
+    updatedAt: batch.updatedAt.toISOString(),
+    progress: batch.progress,
+    counts: batch.counts,
+    review: batch.review,
+    publication: batch.publication && {
+      ...batch.publication,
+      publishedAt: batch.publication.publishedAt.toISOString(),
+    },
+    links: { status: self, report: `${self}/report` },
+  };
 };

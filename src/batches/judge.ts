@@ -50,7 +50,15 @@ export type BatchFacts = {
   reference: ReferenceFacts;
 };
 
-export type Judgement = { items: JudgedItem[]; faults: Fault[] };
+/** A delivery of the package as the ledger would hold it: its fixture, its ids resolved, the delivery a correction replaces. */
+export type ResolvedItem = { fixtureId: string; event: SubmittedEvent; correctsEventId?: string };
+
+/**
+ * The items as judged, the faults outside any delivery, and, by ordinal, each item whose
+ * fixture, innings and people were all found, resolved: what publication checks again
+ * against the ledger and publishes.
+ */
+export type Judgement = { items: JudgedItem[]; faults: Fault[]; resolved: Map<number, ResolvedItem> };
 
 /** What every item is judged against: the facts, the package's faults, and what the package says of correction targets. */
 type Scope = { facts: BatchFacts; packageFaults: readonly Fault[]; claims: TargetClaims };
@@ -105,6 +113,7 @@ export function judgeBatch(read: ReadPackage, facts: BatchFacts): Judgement {
   const scope: Scope = { facts, packageFaults: read.faults, claims: targetClaims(read.items) };
   const judged: JudgedItem[] = [];
   const toCheck = new Map<string, { item: Item; event: SubmittedEvent; judged: JudgedItem }[]>();
+  const resolved = new Map<number, ResolvedItem>();
 
   for (const item of read.items) {
     const place = places[item.fixtureIndex];
@@ -120,6 +129,12 @@ export function judgeBatch(read: ReadPackage, facts: BatchFacts): Judgement {
     judged.push(entry);
     const submitted = deliveryOf(item, place, scope, entry);
     const targetId = item.event?.correctsEventId;
+    if (submitted && place?.id !== undefined)
+      resolved.set(item.ordinal, {
+        fixtureId: place.id,
+        event: submitted,
+        ...(targetId === undefined ? {} : { correctsEventId: targetId }),
+      });
     if (!submitted || place?.id === undefined) entry.outcome = outcomeOf(entry);
     else if (targetId !== undefined) {
       const fixture = facts.byFixture.get(place.id) as FixtureFacts;
@@ -142,7 +157,7 @@ export function judgeBatch(read: ReadPackage, facts: BatchFacts): Judgement {
   // A reference still to resolve (the season's, with the fixture found) outweighs what the ledger says.
   for (const entry of judged)
     if (entry.outcome !== "rejected" && entry.requirements.length > 0) entry.outcome = "unresolved";
-  return { items: judged, faults: [...read.faults, ...faults] };
+  return { items: judged, faults: [...read.faults, ...faults], resolved };
 }
 
 /**

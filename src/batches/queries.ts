@@ -18,7 +18,15 @@ export async function competitionCandidates(sql: Sql): Promise<Candidate[]> {
 }
 
 /** Where a batch is in its lifecycle (docs/batches.md, "States"). */
-export const BATCH_STATUSES = ["received", "validating", "staged", "validated", "rejected"] as const;
+export const BATCH_STATUSES = [
+  "received",
+  "validating",
+  "staged",
+  "validated",
+  "rejected",
+  "published",
+  "partially_published",
+] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 export type BatchView = {
@@ -35,6 +43,10 @@ export type BatchView = {
   updatedAt: Date;
   progress: { itemsDone: number; itemsTotal: number | null };
   counts: { accepted: number; rejected: number; unresolved: number; duplicate: number; conflicting: number };
+  /** Accepted items by the decision standing on them. */
+  review: { approved: number; rejected: number; undecided: number };
+  /** What publication did: items it put in the ledger, approved ones it refused; null until published. */
+  publication: { published: number; refused: number; publishedAt: Date } | null;
 };
 
 type BatchRow = {
@@ -56,6 +68,11 @@ type BatchRow = {
   unresolved: number;
   duplicate: number;
   conflicting: number;
+  approved: number;
+  disapproved: number;
+  published: number | null;
+  refused: number | null;
+  published_at: Date | null;
 };
 
 const view = (r: BatchRow): BatchView => ({
@@ -78,6 +95,11 @@ const view = (r: BatchRow): BatchView => ({
     duplicate: r.duplicate,
     conflicting: r.conflicting,
   },
+  review: { approved: r.approved, rejected: r.disapproved, undecided: r.accepted - r.approved - r.disapproved },
+  publication:
+    r.published_at === null
+      ? null
+      : { published: r.published ?? 0, refused: r.refused ?? 0, publishedAt: r.published_at },
 });
 
 /** A batch by its reference; a reference that is not a UUID names none. */
@@ -112,15 +134,24 @@ export async function listBatches(
 /** Which items a report shows: by outcome, by a rule code among their faults and requirements. */
 export type ReportFilters = { outcome?: Outcome | undefined; code?: string | undefined };
 
-/** The judged items of a batch in reading order, strictly after ordinal `after`. */
+/** An item as the report shows it: as judged, with the decision standing on it and what publication did with it. */
+export type ReportItem = JudgedItem & {
+  review: { decision: "approved" | "rejected"; reason: string; reviewedBy: string; reviewedAt: string } | null;
+  publication:
+    | { status: "published"; fixtureId: string; eventId: string; revision: number }
+    | { status: "refused"; code: string; message: string }
+    | null;
+};
+
+/** The judged items of a batch in reading order, strictly after ordinal `after`, each with its review and publication. */
 export async function reportItems(
   sql: Sql,
   batchReference: string,
   { outcome, code }: ReportFilters,
   { after, take }: { after?: number | undefined; take: number },
-): Promise<JudgedItem[]> {
-  const rows = await sql<{ item: JudgedItem }[]>`
-    select item from batch_item
+): Promise<ReportItem[]> {
+  const rows = await sql<{ item: ReportItem }[]>`
+    select item || jsonb_build_object('review', review, 'publication', publication) as item from batch_item
     where batch_reference = ${batchReference}::uuid
       ${outcome === undefined ? sql`` : sql`and outcome = ${outcome}`}
       ${code === undefined ? sql`` : sql`and ${code} = any(codes)`}

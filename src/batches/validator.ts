@@ -114,7 +114,7 @@ export class BatchValidator {
  * Every path of a judgement named within the file it is in, and where a table holds it: an
  * item at its row, each fault at its row and column too (a table's own faults know theirs).
  */
-function located({ items, faults }: Judgement, locate: Locate): Judgement {
+function located({ items, faults, resolved }: Judgement, locate: Locate): Judgement {
   const fault = (f: Fault): Fault => {
     const place = locate(f.path);
     return { ...place, ...f, path: place.path };
@@ -133,6 +133,7 @@ function located({ items, faults }: Judgement, locate: Locate): Judgement {
       };
     }),
     faults: faults.map(fault),
+    resolved,
   };
 }
 

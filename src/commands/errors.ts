@@ -24,7 +24,15 @@ export type DomainErrorCode =
   /** A role or access change the account's state machine does not allow. */
   | "INVALID_SUBMITTER_ACCESS_TRANSITION"
   /** An idempotency key already used for other content. */
-  | "IDEMPOTENCY_KEY_REUSED";
+  | "IDEMPOTENCY_KEY_REUSED"
+  /** A batch's sender reviewing or publishing it: review takes a second person. */
+  | "SELF_REVIEW_FORBIDDEN"
+  /** A batch not (or no longer) in a state where it can be reviewed or published. */
+  | "BATCH_NOT_REVIEWABLE"
+  /** Items named for review that validation did not accept. */
+  | "ITEM_NOT_REVIEWABLE"
+  /** Publication asked for while accepted items wait for a decision. */
+  | "REVIEW_INCOMPLETE";
 
 export abstract class DomainError extends Error {
   abstract readonly code: DomainErrorCode;

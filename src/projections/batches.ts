@@ -1,11 +1,19 @@
-import { BatchItemsJudged, BatchReceived, BatchValidated, BatchValidationStarted } from "../../streams/batch.js";
+import {
+  BatchItemsJudged,
+  BatchItemsReviewed,
+  BatchPublished,
+  BatchReceived,
+  BatchValidated,
+  BatchValidationStarted,
+} from "../../streams/batch.js";
 import type { Tx } from "../db/database.js";
 import { defineProjector } from "./projector.js";
 import { json, streamEntityId } from "./rows.js";
 
 /**
  * Batches as their streams say now: who sent what, for which competition, where each is in
- * its lifecycle (docs/batches.md, "States") and how far its validation has come. Read by
+ * its lifecycle (docs/batches.md, "States"), how far its validation has come, and each
+ * item's review and publication. Read by
  * the batch routes (src/batches/queries.ts); the package's bytes stay in the log.
  *
  * Replay-safe: a batch's row is keyed by its reference and a replayed receipt changes nothing.
@@ -31,7 +39,14 @@ const ddl = `
     rejected integer not null default 0,
     unresolved integer not null default 0,
     duplicate integer not null default 0,
-    conflicting integer not null default 0
+    conflicting integer not null default 0,
+    -- accepted items by the decision standing on them
+    approved integer not null default 0,
+    disapproved integer not null default 0,
+    -- items publication put in the ledger, and approved ones it refused; null until published
+    published integer,
+    refused integer,
+    published_at timestamptz
   );
   create index batch_by_owner on batch (owner_account_id, received_at desc, batch_reference desc);
   create index batch_by_time on batch (received_at desc, batch_reference desc);
@@ -43,8 +58,11 @@ const ddl = `
     outcome text not null,
     -- the rule codes of its faults and requirements, for the report's filter
     codes text[] not null,
-    -- the judged item as the report shows it
+    -- the judged item as validation stored it
     item jsonb not null,
+    -- the decision standing on it, and what publication did with it (null: none yet)
+    review jsonb,
+    publication jsonb,
     primary key (batch_reference, ordinal)
   );
   create index batch_item_by_outcome on batch_item (batch_reference, outcome, ordinal);
@@ -65,9 +83,9 @@ const ddl = `
 
 export const batches = defineProjector({
   name: "batches",
-  version: 4,
+  version: 5,
   description:
-    "Batches: sender, competition, status, validation progress and counts; the items as judged, and package faults.",
+    "Batches: sender, competition, status, validation progress and counts, review and publication; the items as judged, reviewed and published, and package faults.",
   tables: ["batch", "batch_item", "batch_rule", "batch_fault"],
   ddl,
   on: {
@@ -155,6 +173,57 @@ export const batches = defineProjector({
         from jsonb_to_recordset(${json(tx, rows)}) as r(batch_reference uuid, status text, at timestamptz)
         where b.batch_reference = r.batch_reference`;
       return recount(tx, rows);
+    },
+    [BatchItemsReviewed.type]: async (tx, events) => {
+      // In log order: a later decision on an item replaces the earlier one, replayed or not.
+      for (const e of events) {
+        const { ordinals, decision, reason, reviewerAccountId, reviewedAt } = e.data;
+        const review = { decision, reason, reviewedBy: reviewerAccountId, reviewedAt };
+        await tx`
+          update batch_item set review = ${json(tx, review)}
+          where batch_reference = ${streamEntityId(e.streamId)}::uuid and ordinal = any(${ordinals}::int[])`;
+      }
+      const touched = events.map((e) => ({ batch_reference: streamEntityId(e.streamId), at: e.metadata.occurredAt }));
+      return tx`
+        update batch b set approved = c.approved, disapproved = c.disapproved, updated_at = greatest(b.updated_at, t.at)
+        from jsonb_to_recordset(${json(tx, touched)}) as t(batch_reference uuid, at timestamptz)
+        cross join lateral (
+          select count(*) filter (where review->>'decision' = 'approved')::int as approved,
+            count(*) filter (where review->>'decision' = 'rejected')::int as disapproved
+          from batch_item i where i.batch_reference = t.batch_reference
+        ) c
+        where b.batch_reference = t.batch_reference`;
+    },
+    [BatchPublished.type]: async (tx, events) => {
+      const items = events.flatMap((e) => [
+        ...e.data.published.map(({ ordinal, ...published }) => ({
+          batch_reference: streamEntityId(e.streamId),
+          ordinal,
+          publication: { status: "published", ...published },
+        })),
+        ...e.data.refused.map(({ ordinal, ...refused }) => ({
+          batch_reference: streamEntityId(e.streamId),
+          ordinal,
+          publication: { status: "refused", ...refused },
+        })),
+      ]);
+      await tx`
+        update batch_item i set publication = r.publication
+        from jsonb_to_recordset(${json(tx, items)}) as r(batch_reference uuid, ordinal integer, publication jsonb)
+        where i.batch_reference = r.batch_reference and i.ordinal = r.ordinal`;
+      const rows = events.map((e) => ({
+        batch_reference: streamEntityId(e.streamId),
+        status: e.data.status,
+        published: e.data.published.length,
+        refused: e.data.refused.length,
+        at: e.metadata.occurredAt,
+      }));
+      return tx`
+        update batch b set status = r.status, published = r.published, refused = r.refused, published_at = r.at,
+          updated_at = r.at
+        from jsonb_to_recordset(${json(tx, rows)})
+          as r(batch_reference uuid, status text, published integer, refused integer, at timestamptz)
+        where b.batch_reference = r.batch_reference`;
     },
   },
 });

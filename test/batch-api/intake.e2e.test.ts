@@ -314,7 +314,7 @@ describe("who may send and see batches", () => {
       "VALIDATION_FAILED",
     );
     expectError(
-      await api.api.get("/api/v1/batches?status=published", { token: sender.token }),
+      await api.api.get("/api/v1/batches?status=approved", { token: sender.token }),
       400,
       "VALIDATION_FAILED",
     );

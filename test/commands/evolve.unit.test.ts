@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, expectTypeOf, it } from "vitest";
+import { publishItems } from "../../src/commands/batches/publish.js";
 import { importFixture } from "../../src/commands/fixtures/import-fixture.js";
 import { JSON_SOURCE, submitDeliveries } from "../../src/commands/submissions/submit.js";
 import { mapMatch } from "../../src/ingest/cricsheet/map.js";
 import { cricsheetMatchSchema } from "../../src/ingest/cricsheet/schema.js";
+import type { SubmittedEvent } from "../../src/submissions/schema.js";
 import { evolveAccount, initialAccountState } from "../../streams/account-state.js";
 import { UnknownEventType } from "../../streams/catalogue.js";
 import { evolveConsumer, initialConsumerState } from "../../streams/consumer-state.js";
@@ -27,7 +29,7 @@ function cricsheetLedger(): FixtureEvent[] {
   return [...imported, ...importFixture.decide({ content: second }, state)];
 }
 
-/** A built fixture, a correction of one of its deliveries, and a direct submission to it. */
+/** A built fixture, a correction of one of its deliveries, a direct submission to it, and a batch's delivery published into it. */
 function submittedLedger(): FixtureEvent[] {
   const fixture = aFixture().withInnings({ deliveries: 6 }).withInnings({ deliveries: 0 }).withOutcome();
   const given = [
@@ -44,8 +46,27 @@ function submittedLedger(): FixtureEvent[] {
   };
   const body = submission(fixture, validEvents(fixture, 2, { ordinal: 1 }));
   const facts = { dismissalKinds: new Set(["caught"]), registered: new Set<string>(), accepted: new Set<string>() };
-  const state = given.reduce(evolveFixture, initialFixtureState());
-  return [...given, ...submitDeliveries.decide({ body, source: JSON_SOURCE, facts, record }, state)];
+  const submitted = [
+    ...given,
+    ...submitDeliveries.decide(
+      { body, source: JSON_SOURCE, facts, record },
+      given.reduce(evolveFixture, initialFixtureState()),
+    ),
+  ].map((e) => fixtureCatalogue.event(e));
+  const [event] = validEvents(fixture, 1, { ordinal: 1, from: 3 }) as unknown as SubmittedEvent[];
+  const review = {
+    reviewerAccountId: "admin-2",
+    decision: "approved" as const,
+    reason: "ok",
+    reviewedAt: record.receivedAt,
+  };
+  const publication = {
+    fixtureId: fixture.id,
+    batchReference: "6f1c9a52-3d7e-4b08-9a41-c2e5b7d0f813",
+    items: [{ ordinal: 0, review, event: event as SubmittedEvent }],
+    facts,
+  };
+  return [...submitted, ...publishItems.decide(publication, submitted.reduce(evolveFixture, initialFixtureState()))];
 }
 
 describe("evolving a fixture", () => {

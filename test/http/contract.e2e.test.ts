@@ -1,13 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BatchValidator } from "../../src/batches/validator.js";
 import { implemented, type Router } from "../../src/http/api.js";
 import { ERROR_STATUS } from "../../src/http/errors.js";
+import { createLogger } from "../../src/http/logging.js";
 import { headerRefs } from "../../src/http/response-headers.js";
 import { apiRoutes } from "../../src/http/routes.js";
 import type { Person } from "../support/account-api.js";
 import { testApp } from "../support/app.js";
-import { aPackage, sendBatch } from "../support/batches.js";
+import { aPackage, aPackageOf, sendBatch } from "../support/batches.js";
 import { contractClient } from "../support/contract.js";
+import type { FixtureBuilder } from "../support/cricket-builders.js";
 import { openSubmissionApi, type SubmissionApi, submission, validEvents } from "../support/submissions.js";
 
 type Operation = {
@@ -128,6 +131,7 @@ describe("every operation, driven through the app", () => {
   let ids: Record<string, string>;
   let viewer: Person;
   let apiKey: string;
+  let fixture: FixtureBuilder;
   const document = documentOf(testApp().app);
   const implementedOperations = operationsOf(document).filter(
     (o) => o.operation["x-implementation-status"] === "implemented",
@@ -137,7 +141,7 @@ describe("every operation, driven through the app", () => {
   beforeAll(async () => {
     api = await openSubmissionApi();
     viewer = await api.signIn();
-    const fixture = await api.aFixtureToSubmitTo();
+    fixture = await api.aFixtureToSubmitTo();
     const events = validEvents(fixture, 12);
     const submitted = await api.submit(submission(fixture, events));
     expect(submitted.status).toBe(201);
@@ -217,13 +221,13 @@ describe("every operation, driven through the app", () => {
     );
     expect((await api.api.patch(`${users}/${promoted.id}/role`, { role: "admin" }, admin)).status).toBe(200);
 
-    const another = await api.api.post("/api/v1/admin/api-consumers", { name: "Rotated XI" }, admin);
-    const consumer = `/api/v1/admin/api-consumers/${(another.body as { data: { consumerId: number } }).data.consumerId}`;
+    const rotated = await api.api.post("/api/v1/admin/api-consumers", { name: "Rotated XI" }, admin);
+    const consumer = `/api/v1/admin/api-consumers/${(rotated.body as { data: { consumerId: number } }).data.consumerId}`;
     expect((await api.api.post(`${consumer}/keys/rotate`, undefined, admin)).status).toBe(200);
     expect((await api.api.delete(`${consumer}/keys/2`, undefined, admin)).status).toBe(204);
 
-    const fixture = await api.aFixtureToSubmitTo();
-    const file = JSON.stringify(submission(fixture, validEvents(fixture, 2)));
+    const another = await api.aFixtureToSubmitTo();
+    const file = JSON.stringify(submission(another, validEvents(another, 2)));
     expect((await api.upload(file, "two.json", "application/json")).status).toBe(201);
     const history = await api.api.get(`/api/v1/submissions/events/${ids.eventId}/history`, admin);
     const { recorded } = (history.body as { data: { recorded: { state: Record<string, unknown> } } }).data;
@@ -231,6 +235,21 @@ describe("every operation, driven through the app", () => {
     const correction = { fixtureId: ids.fixtureId, schemaVersion: "1.0", reason: "contract", event };
     expect((await api.api.put(`/api/v1/submissions/events/${ids.eventId}`, correction, admin)).status).toBe(200);
     expect((await api.api.delete("/api/v1/account", { confirmation: "DELETE" }, viewer)).status).toBe(204);
+
+    // a batch the new submitter sends, validated, then reviewed and published by the administrator
+    const sent = await sendBatch(
+      api.api,
+      aPackageOf(fixture, validEvents(fixture, 2, { ordinal: 1 }), { ordinal: 1 }),
+      {
+        token: requester.token,
+      },
+    );
+    const batch = `/api/v1/batches/${(sent.body as { data: { batchReference: string } }).data.batchReference}`;
+    await new BatchValidator({ sql: api.db.sql, store: api.world.store, logger: createLogger("silent") }).drain();
+    await api.world.catchUp();
+    const approval = { decision: "approved", items: "all", reason: "contract" };
+    expect((await api.api.post(`${batch}/reviews`, approval, admin)).status).toBe(200);
+    expect((await api.api.post(`${batch}/publication`, undefined, admin)).status).toBe(200);
 
     const succeeded = new Set(api.api.answered.filter((a) => a.status < 400).map((a) => a.operation));
     const missing = implementedOperations.map((o) => `${o.method} ${o.path}`).filter((key) => !succeeded.has(key));

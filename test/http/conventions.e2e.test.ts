@@ -146,6 +146,7 @@ describe("request bodies", () => {
       "DELETE /api/v1/admin/api-consumers/{consumerId}/keys/{keyId}",
       "POST /api/v1/admin/api-consumers/{consumerId}/keys/rotate",
       "POST /api/v1/admin/users/{userId}/submitter-access/rejection",
+      "POST /api/v1/batches/{batchReference}/publication",
     ]);
     for (const operation of bodiless)
       for (const [body, type] of [

@@ -3,6 +3,7 @@ import { type Batch, type BatchState, evolveBatch, initialBatchState } from "../
 import type { EventData } from "../../../streams/types.js";
 import type { Decider } from "../handle.js";
 import { IdempotencyKeyReused } from "./errors.js";
+import { type RecordPublication, type ReviewItems, recordPublication, review } from "./review.js";
 
 /** A package as intake read it: its competition already resolved, its bytes as they came. */
 export type ReceiveBatch = {
@@ -22,7 +23,13 @@ export type StartValidation = { type: "StartValidation"; itemsTotal: number };
 export type JudgeItems = { type: "JudgeItems"; from: number; items: JudgedItemData[] };
 export type CompleteValidation = { type: "CompleteValidation" } & EventData<typeof BatchValidated>;
 
-export type BatchCommand = ReceiveBatch | StartValidation | JudgeItems | CompleteValidation;
+export type BatchCommand =
+  | ReceiveBatch
+  | StartValidation
+  | JudgeItems
+  | CompleteValidation
+  | ReviewItems
+  | RecordPublication;
 
 /**
  * Requirements (the specification's "Batch ingestion", docs/batches.md):
@@ -33,7 +40,8 @@ export type BatchCommand = ReceiveBatch | StartValidation | JudgeItems | Complet
  * - validation has one outcome per batch, whoever validates and however often it is
  *   interrupted: a step already taken is taken again as nothing (so a validator resuming
  *   after a restart, or racing another process, appends no item twice), and items are judged
- *   in reading order without a gap.
+ *   in reading order without a gap;
+ * - review and publication as ./review.ts says.
  */
 export const batchDecider: Decider<BatchCommand, BatchState, BatchEvent> = {
   initialState: initialBatchState,
@@ -52,6 +60,10 @@ export const batchDecider: Decider<BatchCommand, BatchState, BatchEvent> = {
         const { type: _, ...data } = command;
         return received(state).validation?.completed ? [] : [{ type: "BatchValidated", data }];
       }
+      case "ReviewItems":
+        return review(command, received(state));
+      case "RecordPublication":
+        return recordPublication(command, received(state));
       default: {
         const unknown: never = command;
         throw new Error(`unknown batch command ${JSON.stringify(unknown)}`);

@@ -33,3 +33,31 @@ export class IdempotencyKeyReused extends DomainError {
 export class BatchForbidden extends DomainError {
   readonly code = "FORBIDDEN";
 }
+
+/** 403: the batch's sender may neither review nor publish it. */
+export class SelfReviewForbidden extends DomainError {
+  readonly code = "SELF_REVIEW_FORBIDDEN";
+  constructor() {
+    super("You sent this batch: another administrator reviews and publishes it");
+  }
+}
+
+/** 409: the batch is not validated (still being judged, staged, rejected) or is already published. */
+export class BatchNotReviewable extends DomainError {
+  readonly code = "BATCH_NOT_REVIEWABLE";
+}
+
+/** 409: items named for review whose outcome is not `accepted`; the details name each. */
+export class ItemNotReviewable extends DomainError {
+  readonly code = "ITEM_NOT_REVIEWABLE";
+}
+
+/** 422: ordinals that name no item of the batch. */
+export class ReviewInvalid extends DomainError {
+  readonly code = "VALIDATION_FAILED";
+}
+
+/** 409: accepted items still wait for a decision, so publication cannot say what becomes of them. */
+export class ReviewIncomplete extends DomainError {
+  readonly code = "REVIEW_INCOMPLETE";
+}

@@ -54,7 +54,7 @@ export async function submit(
   // A body naming no fixture reads an empty stream: the decision then refuses the body alone.
   const fixtureId = named.fixtureId ?? "";
   try {
-    const result = await handle(store, fixtureId, submitDeliveries, command, context);
+    const result = await handleOnFixture(store, fixtureId, submitDeliveries, command, context);
     const [accepted] = result.events;
     if (accepted?.type !== "SubmissionAccepted") throw new Error("a submission that stood appends its record first");
     return {
@@ -124,7 +124,7 @@ export async function correct(
     },
   };
   const command = { fixtureId, eventId, body, facts, corrector };
-  const result = await handle(store, fixtureId, decider, command, context);
+  const result = await handleOnFixture(store, fixtureId, decider, command, context);
   const fixture = decidedOn as FixtureState;
   const previous = fixture.deliveries.get(eventId) as NonNullable<ReturnType<typeof fixture.deliveries.get>>;
   const [event] = result.events;
@@ -143,7 +143,11 @@ export async function correct(
   };
 }
 
-async function handle<Command>(
+/**
+ * Decides a command on a fixture's stream, one at a time in this process; a stream that
+ * keeps moving under writers in other processes is an EVENT_CONFLICT to retry.
+ */
+export async function handleOnFixture<Command>(
   store: EventStore,
   fixtureId: string,
   decider: Decider<Command, FixtureState, FixtureEvent>,
