@@ -43,8 +43,9 @@ const ddl = `
     outcome text not null,
     -- the rule codes of its faults and requirements, for the report's filter
     codes text[] not null,
-    -- the judged item as the report shows it
-    item jsonb not null,
+    -- the judged item as the report shows it; json, not jsonb: nothing queries inside it, and
+    -- a report page sends 50 of them, which jsonb would print again from its binary form
+    item json not null,
     primary key (batch_reference, ordinal)
   );
   create index batch_item_by_outcome on batch_item (batch_reference, outcome, ordinal);
@@ -65,7 +66,7 @@ const ddl = `
 
 export const batches = defineProjector({
   name: "batches",
-  version: 4,
+  version: 5,
   description:
     "Batches: sender, competition, status, validation progress and counts; the items as judged, and package faults.",
   tables: ["batch", "batch_item", "batch_rule", "batch_fault"],
@@ -121,7 +122,7 @@ export const batches = defineProjector({
           insert into batch_item (batch_reference, ordinal, outcome, codes, item)
           select batch_reference, ordinal, outcome, codes, item
           from jsonb_to_recordset(${json(tx, rows)})
-            as r(batch_reference uuid, ordinal integer, outcome text, codes text[], item jsonb)
+            as r(batch_reference uuid, ordinal integer, outcome text, codes text[], item json)
           on conflict do nothing
           returning batch_reference, codes)
         ${tallyRules(tx)}`;
