@@ -1,11 +1,5 @@
-import {
-  type AccountEvent,
-  accountCatalogue,
-  accountIdForSubject,
-  accountStream,
-  type Role,
-} from "../../../streams/account.js";
-import { type Account, type AccountState, evolveAccount, initialAccountState } from "../../../streams/account-state.js";
+import { accountCatalogue, accountIdForSubject, accountStream, type Role } from "../../../streams/account.js";
+import { type Account, type AccountState, evolveAccount } from "../../../streams/account-state.js";
 import { competitionStream } from "../../../streams/competition.js";
 import { fitName } from "../../../streams/shared.js";
 import type { EventStore } from "../../event-store/port.js";
@@ -131,13 +125,7 @@ export function finaliseDeletion(
  */
 const ACCOUNTS_KEPT = 10_000;
 const accountFolds = foldsPerStore(
-  (store) =>
-    new FoldedStreams<AccountState, AccountEvent>(
-      store,
-      accountCatalogue,
-      { initialState: initialAccountState, evolve: evolveAccount },
-      ACCOUNTS_KEPT,
-    ),
+  (store) => new FoldedStreams(store, accountCatalogue, accountDecider, ACCOUNTS_KEPT),
 );
 
 /** The account as its stream says now (null when it does not exist): authoritative, unlike the read model. */
