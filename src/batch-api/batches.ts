@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { IDEMPOTENCY_KEY } from "../../streams/batch.js";
-import { visibleBatch } from "../batches/access.js";
+import { visibleTo } from "../batches/access.js";
 import { BATCH_STATUSES, type BatchView, batchKey, findBatch, listBatches } from "../batches/queries.js";
 import { receiveBatch } from "../commands/batches/handlers.js";
 import { implemented, type Router } from "../http/api.js";
@@ -236,7 +236,8 @@ export function registerBatches(app: Router, deps: AppDependencies) {
   });
   app.use(COLLECTION, (c, next) => (c.req.method === "POST" ? limit(c, next) : next()));
 
-  const visible = (c: Context, batchReference: string) => visibleBatch(sql(), callerOf(c).account, batchReference);
+  const visible = async (c: Context, batchReference: string) =>
+    visibleTo(callerOf(c).account, await findBatch(sql(), batchReference));
 
   app.openapi(receiveRoute, async (c) => {
     const { account } = callerOf(c);

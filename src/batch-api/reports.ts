@@ -2,9 +2,14 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { stream } from "hono/streaming";
 import { ITEM_OUTCOMES } from "../../streams/batch.js";
-import { visibleBatch } from "../batches/access.js";
-import { type BatchView, packageFaults, type ReportFilters, reportItems, ruleSummary } from "../batches/queries.js";
-import type { Sql } from "../db/database.js";
+import { visibleTo } from "../batches/access.js";
+import {
+  type BatchView,
+  findBatchReport,
+  type ReportFilters,
+  type ReportSummary,
+  reportItems,
+} from "../batches/queries.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { bearerSecurity, callerOf } from "../http/authentication.js";
@@ -104,17 +109,13 @@ const downloadRoute = createRoute({
   },
 });
 
-async function summaryOf(sql: Sql, batch: BatchView) {
-  const [rules, faults] = await Promise.all([
-    ruleSummary(sql, batch.batchReference),
-    packageFaults(sql, batch.batchReference),
-  ]);
-  return { status: batch.status, counts: batch.counts, rules, faults };
-}
+/** The report's summary: the batch's status and counts, the rules broken and the package's faults. */
+const summaryOf = ({ status, counts, rules, faults }: BatchView & ReportSummary) => ({ status, counts, rules, faults });
 
 export function registerReports(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
-  const visible = (c: Context, batchReference: string) => visibleBatch(sql(), callerOf(c).account, batchReference);
+  const visible = async (c: Context, batchReference: string) =>
+    visibleTo(callerOf(c).account, await findBatchReport(sql(), batchReference));
 
   app.openapi(reportRoute, async (c) => {
     const { outcome, code, limit = DEFAULT_LIMIT, cursor } = c.req.valid("query");
@@ -131,12 +132,12 @@ export function registerReports(app: Router, deps: AppDependencies) {
           key: [item.ordinal] as [number],
         })),
     });
-    return c.json({ ...page, summary: await summaryOf(sql(), batch) }, 200);
+    return c.json({ ...page, summary: summaryOf(batch) }, 200);
   });
 
   app.openapi(downloadRoute, async (c) => {
     const batch = await visible(c, c.req.valid("param").batchReference);
-    const summary = await summaryOf(sql(), batch);
+    const summary = summaryOf(batch);
     c.header("Content-Type", "application/json");
     c.header("Content-Disposition", `attachment; filename="batch-${batch.batchReference}-report.json"`);
     // Written a page of items at a time: the answer never holds the whole report. A streamed

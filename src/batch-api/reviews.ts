@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { REVIEW_DECISIONS } from "../../streams/batch.js";
-import { visibleBatch } from "../batches/access.js";
+import { visibleTo } from "../batches/access.js";
 import { findBatch } from "../batches/queries.js";
 import { mayReview, publishBatch, reviewBatch } from "../commands/batches/publication.js";
 import { implemented, type Router } from "../http/api.js";
@@ -133,7 +133,7 @@ export function registerReviews(app: Router, deps: AppDependencies) {
   /** The batch, when the caller may review it. */
   const reviewable = async (c: Context, batchReference: string) => {
     const { account } = callerOf(c);
-    const batch = await visibleBatch(sql(), account, batchReference);
+    const batch = visibleTo(account, await findBatch(sql(), batchReference));
     mayReview(account, batch);
     return { account, batch };
   };

@@ -161,15 +161,21 @@ export async function reportItems(
   return rows.map((r) => r.item);
 }
 
-/** The rules a batch broke, each with how many items (or package faults) broke it, most first. */
-export async function ruleSummary(sql: Sql, batchReference: string): Promise<{ code: string; count: number }[]> {
-  return sql<{ code: string; count: number }[]>`
-    select code, count from batch_rule where batch_reference = ${batchReference}::uuid order by count desc, code`;
-}
+/** What a report shows beside its items: each rule broken with how many items (or package faults) broke it, most first, and the faults outside any delivery in the order validation found them. */
+export type ReportSummary = { rules: { code: string; count: number }[]; faults: Fault[] };
 
-/** Faults outside any delivery, in the order validation found them. */
-export async function packageFaults(sql: Sql, batchReference: string): Promise<Fault[]> {
-  const rows = await sql<{ fault: Fault }[]>`
-    select fault from batch_fault where batch_reference = ${batchReference}::uuid order by position`;
-  return rows.map((r) => r.fault);
+/** A batch with its report's summary, in one read: a report page asks for both on every request. */
+export async function findBatchReport(
+  sql: Sql,
+  batchReference: string,
+): Promise<(BatchView & ReportSummary) | undefined> {
+  if (!isUuid(batchReference)) return undefined;
+  const rows = await sql<(BatchRow & ReportSummary)[]>`
+    select b.*,
+      coalesce((select json_agg(json_build_object('code', r.code, 'count', r.count) order by r.count desc, r.code)
+                from batch_rule r where r.batch_reference = b.batch_reference), '[]') as rules,
+      coalesce((select json_agg(f.fault order by f.position)
+                from batch_fault f where f.batch_reference = b.batch_reference), '[]') as faults
+    from batch b where b.batch_reference = ${batchReference}::uuid`;
+  return rows.map((r) => ({ ...view(r), rules: r.rules, faults: r.faults }))[0];
 }

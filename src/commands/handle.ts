@@ -4,6 +4,7 @@ import type { EventMetadata } from "../../streams/envelope.js";
 import {
   type AppendResult,
   type EventStore,
+  type Position,
   type RecordedEvent,
   START,
   WrongExpectedRevision,
@@ -42,22 +43,42 @@ export type HandleResult<Event extends UntypedEvent = UntypedEvent> = AppendResu
 
 const MAX_ATTEMPTS = 5;
 
+/** What folding a stream needs of a decider. */
+export type Fold<State, Event extends UntypedEvent> = Pick<Decider<never, State, Event>, "initialState" | "evolve">;
+
 /** A stream's events and the state they fold into, each event checked against the catalogue. */
 export async function loadStream<State, Event extends UntypedEvent>(
   store: EventStore,
   catalogue: CommandCatalogue<Event>,
   streamId: string,
-  decider: Pick<Decider<never, State, Event>, "initialState" | "evolve">,
+  decider: Fold<State, Event>,
 ): Promise<{ history: RecordedEvent[]; state: State }> {
   const history = await store.readStream(streamId);
   const state = history.reduce((s, e) => decider.evolve(s, catalogue.event(e)), decider.initialState());
   return { history, state };
 }
 
+/** Where a stream stands: its state folded up to `revision` (-1: no stream yet), and that event's position. */
+export type StreamState<State> = { state: State; revision: number; position: Position };
+
+/** How a command reads its stream's state; by default the whole stream, folded (see also FoldedStreams). */
+export type StreamLoader<State> = (streamId: string) => Promise<StreamState<State>>;
+
+const wholeStream =
+  <State, Event extends UntypedEvent>(
+    store: EventStore,
+    catalogue: CommandCatalogue<Event>,
+    decider: Fold<State, Event>,
+  ): StreamLoader<State> =>
+  async (streamId) => {
+    const { history, state } = await loadStream(store, catalogue, streamId, decider);
+    return { state, revision: history.length - 1, position: history.at(-1)?.position ?? START };
+  };
+
 /**
- * Loads the stream, folds it, decides and appends with the revision it read. When another
- * writer got there first the stream is read again and the command decided again, a bounded
- * number of times, so a decision is never taken on stale state.
+ * Loads the stream's state, decides and appends with the revision it was folded to. When
+ * another writer got there first the state is loaded again and the command decided again,
+ * a bounded number of times, so a decision is never taken on stale state.
  */
 export async function handleCommand<Command, State, Event extends UntypedEvent>(
   store: EventStore,
@@ -66,17 +87,12 @@ export async function handleCommand<Command, State, Event extends UntypedEvent>(
   decider: Decider<Command, State, Event>,
   command: Command,
   context: CommandContext,
+  load: StreamLoader<State> = wholeStream(store, catalogue, decider),
 ): Promise<HandleResult<Event>> {
   for (let attempt = 1; ; attempt++) {
-    const { history, state } = await loadStream(store, catalogue, streamId, decider);
+    const { state, revision, position } = await load(streamId);
     const decided = decider.decide(command, state);
-    if (decided.length === 0) {
-      return {
-        nextRevision: history.length - 1,
-        position: history.at(-1)?.position ?? START,
-        events: [],
-      };
-    }
+    if (decided.length === 0) return { nextRevision: revision, position, events: [] };
     const metadata: Omit<EventMetadata, "schemaVersion"> = {
       actor: context.actor,
       occurredAt: context.now.toISOString(),
@@ -89,7 +105,7 @@ export async function handleCommand<Command, State, Event extends UntypedEvent>(
       metadata: { ...metadata, schemaVersion: catalogue.definition(decidedEvent.type).version },
     }));
     try {
-      const result = await store.append(streamId, events, history.length === 0 ? "no_stream" : history.length - 1);
+      const result = await store.append(streamId, events, revision === -1 ? "no_stream" : revision);
       return { ...result, events };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw error;

@@ -1,6 +1,7 @@
 import { InvalidSettings, type Settings } from "../config.js";
 import { type DevIssuer, openDevIssuer } from "./dev-issuer.js";
 import { type IdentityProviderAdmin, openProviderAdmin } from "./provider-admin.js";
+import { rememberingVerifier } from "./remembered-tokens.js";
 import { createTokenVerifier, type TokenVerifier } from "./verifier.js";
 
 export type Identity = {
@@ -24,18 +25,22 @@ export type IdentitySettings = Pick<
 export async function openIdentity(settings: IdentitySettings): Promise<Identity> {
   if (settings.authJwksUrl) {
     if (!settings.authIssuer) throw new InvalidSettings("AUTH_ISSUER is required with AUTH_JWKS_URL");
-    const verifier = createTokenVerifier({
-      issuer: settings.authIssuer,
-      audience: settings.authAudience,
-      keys: { jwksUrl: settings.authJwksUrl },
-    });
+    const verifier = rememberingVerifier(
+      createTokenVerifier({
+        issuer: settings.authIssuer,
+        audience: settings.authAudience,
+        keys: { jwksUrl: settings.authJwksUrl },
+      }),
+    );
     return { verifier, providerAdmin: openProviderAdmin(settings) };
   }
   const devIssuer = await openDevIssuer(settings.dataDir);
-  const verifier = createTokenVerifier({
-    issuer: devIssuer.issuer,
-    audience: devIssuer.audience,
-    keys: { jwks: devIssuer.jwks },
-  });
+  const verifier = rememberingVerifier(
+    createTokenVerifier({
+      issuer: devIssuer.issuer,
+      audience: devIssuer.audience,
+      keys: { jwks: devIssuer.jwks },
+    }),
+  );
   return { verifier, devIssuer };
 }

@@ -65,6 +65,8 @@ export type VerifiedIdentity = {
   displayName: string | null;
   /** When the user last actively authenticated; never `iat` (see `signedInAt` below). */
   signedInAt: Date | null;
+  /** The token's `exp`: until when this verification holds (see remembered-tokens.ts). */
+  expiresAt: Date;
 };
 
 export type TokenVerifier = { verify(token: string | undefined): Promise<VerifiedIdentity> };
@@ -102,6 +104,8 @@ const claimsSchema = z.object({
     .string()
     .max(255)
     .refine((s) => s.trim() !== "" && storable(s)),
+  // Required and checked by jose already; read here for how long the verification holds.
+  exp: z.number().finite(),
   role: z.string().optional().catch(undefined),
   is_anonymous: z.boolean().optional().catch(undefined),
   email: optionalString,
@@ -217,6 +221,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
         email: claims.email,
         displayName: claims.user_metadata?.name ?? claims.user_metadata?.full_name ?? claims.name,
         signedInAt: signedInAt(claims),
+        expiresAt: new Date(claims.exp * 1000),
       };
     },
   };

@@ -75,6 +75,7 @@ describe("signedInWithin (the 15-minute rule of account deletion)", () => {
     email: null,
     displayName: null,
     signedInAt: minutes === null ? null : new Date(Date.UTC(2025, 0, 1, 12, 0) - minutes * 60_000),
+    expiresAt: new Date(Date.UTC(2025, 0, 1, 13, 0)),
   });
   const noon = new Date(Date.UTC(2025, 0, 1, 12, 0));
 

@@ -1,4 +1,4 @@
-import { SignJWT, UnsecuredJWT } from "jose";
+import { decodeJwt, SignJWT, UnsecuredJWT } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTokenVerifier, InvalidToken, type KeySource } from "../../src/identity/verifier.js";
 import { type IdentityProvider, startIdentityProvider } from "../support/identity-provider.js";
@@ -45,7 +45,9 @@ describe("token verifier against the provider's JWKS", () => {
       email: "jo@example.com",
       displayName: "Jo Bloggs",
       signedInAt: new Date(signedIn * 1000),
+      expiresAt: expect.any(Date),
     });
+    expect(identity.expiresAt.getTime() / 1000).toBe(decodeJwt(token).exp);
   });
 
   it("fetches the key set once and serves later tokens from its cache", async () => {

@@ -1,8 +1,9 @@
 import { accountCatalogue, accountIdForSubject, accountStream, type Role } from "../../../streams/account.js";
-import { type Account, type AccountState, evolveAccount, initialAccountState } from "../../../streams/account-state.js";
+import { type Account, type AccountState, evolveAccount } from "../../../streams/account-state.js";
 import { competitionStream } from "../../../streams/competition.js";
 import { fitName } from "../../../streams/shared.js";
 import type { EventStore } from "../../event-store/port.js";
+import { FoldedStreams, foldsPerStore } from "../folded-streams.js";
 import { type CommandContext, type HandleResult, handleCommand } from "../handle.js";
 import { type AccountCommand, type Actor, accountDecider } from "./decide.js";
 
@@ -118,13 +119,18 @@ export function finaliseDeletion(
   return handle(store, { type: "FinaliseDeletion", accountId }, accountId, context);
 }
 
+/**
+ * Accounts folded so far, up to this many: every bearer request loads its caller's, and
+ * then reads only what its stream gained since (usually nothing), not the whole stream.
+ */
+const ACCOUNTS_KEPT = 10_000;
+const accountFolds = foldsPerStore(
+  (store) => new FoldedStreams(store, accountCatalogue, accountDecider, ACCOUNTS_KEPT),
+);
+
 /** The account as its stream says now (null when it does not exist): authoritative, unlike the read model. */
 export async function loadAccount(store: EventStore, accountId: string): Promise<AccountState> {
-  const history = await store.readStream(accountStream(accountId));
-  return history.reduce<AccountState>(
-    (state, e) => evolveAccount(state, accountCatalogue.event(e)),
-    initialAccountState(),
-  );
+  return (await accountFolds(store).load(accountStream(accountId))).state;
 }
 
 /** An actor is an admin only while its account says so and is active. */
@@ -159,10 +165,15 @@ async function handle(
       return accountDecider.decide(c, state);
     },
   };
-  const result = await handleCommand(store, accountCatalogue, accountStream(command.accountId), decider, command, {
-    ...context,
-    actor,
-  });
+  const result = await handleCommand(
+    store,
+    accountCatalogue,
+    accountStream(command.accountId),
+    decider,
+    command,
+    { ...context, actor },
+    accountFolds(store).load,
+  );
   const account = result.events.reduce(evolveAccount, decidedOn.state);
   if (!account) throw new Error(`account ${command.accountId} has no state after ${command.type}`);
   return { ...result, account };
