@@ -108,3 +108,17 @@ export function batchPackages(open: FixtureBuilder): fc.Arbitrary<Coordinated> {
       body: aPackage(open.competition, { contractVersion, packageId }),
     }));
 }
+
+/** Reviews of the world's batch by name (an administrator not its sender, most tokens are): decisions the route takes whole. */
+export function batchReviews(batchReference: string): fc.Arbitrary<Coordinated> {
+  return fc
+    .tuple(
+      fc.constantFrom("approved", "rejected"),
+      fc.constantFrom<"all" | number[]>("all", [0]),
+      fc.string({ minLength: 1, maxLength: 40 }),
+    )
+    .map(([decision, items, reason]) => ({
+      params: { batchReference },
+      body: { decision, items, reason: reason.trim() === "" ? "fuzz" : reason },
+    }));
+}

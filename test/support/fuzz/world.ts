@@ -17,7 +17,14 @@ import { type ConsumerApi, openConsumerApi } from "../consumer-api.js";
 import { dismissalKinds } from "../cricket-builders.js";
 import { anOpenFixture, KINDS, submission, validEvents } from "../submissions.js";
 import { givenStoredUsage } from "../usage.js";
-import { batchPackages, type Coordinated, corrections, type Delivery, submissions } from "./acceptable.js";
+import {
+  batchPackages,
+  batchReviews,
+  type Coordinated,
+  corrections,
+  type Delivery,
+  submissions,
+} from "./acceptable.js";
 
 /*
  * The app the fuzz talks to, with real data in it so that requests reach deep code: a
@@ -139,13 +146,15 @@ export async function openFuzzWorld() {
   ]);
   const docs = await (await api.app.request("/docs")).text();
 
+  const batchReference = (batch.body as { data: { batchReference: string } }).data.batchReference;
   const ids: Record<string, string[]> = {
     ...harvest.ids,
     userId: [admin, submitter, viewer, another, pending, disabled, owner].map((p) => p.id),
     consumerId: [mine.consumerId, spare.consumerId, reader.consumerId].map(String),
     keyId: [mine.keyId, rotated.keyId, spare.keyId, reader.keyId].map(String),
     file: [...docs.matchAll(/\/docs\/assets\/([^"]+)/g)].map((m) => m[1] as string),
-    batchReference: [(batch.body as { data: { batchReference: string } }).data.batchReference],
+    batchReference: [batchReference],
+    submissionId: [(submitted.body as { data: { submissionId: string } }).data.submissionId],
   };
 
   /** A token of `person` signed in an hour ago: good for everything but deleting the account. */
@@ -261,6 +270,7 @@ export async function openFuzzWorld() {
       "POST /api/v1/submissions/uploads": submissions(open),
       "PUT /api/v1/submissions/events/{eventId}": corrections(correctable),
       "POST /api/v1/batches": batchPackages(open),
+      "POST /api/v1/batches/{batchReference}/reviews": batchReviews(batchReference),
     } as Record<string, fc.Arbitrary<Coordinated>>,
     /** Projectors that failed on an event (their last error), which no answer shows. */
     projectorFailures: async () =>
