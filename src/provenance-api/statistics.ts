@@ -5,7 +5,8 @@ import { bearerSecurity, callerOf, registerBearerScheme, requireCaller } from ".
 import { errorEnvelopeSchema, errorResponses } from "../http/errors.js";
 import { cursorParam, limitParam } from "../http/pagination.js";
 import { EXPORT_EVENT_LIMIT } from "../read-api/fixture-event-exports.js";
-import { pathId, readModels } from "../read-api/params.js";
+import { statisticParams } from "../read-api/fixture-statistic-exports.js";
+import { readModels } from "../read-api/params.js";
 import { readableStatisticProvenance } from "../read-api/queries/statistic-provenance.js";
 import { ACCESS_NOTE } from "../submission-api/corrections.js";
 import { statisticProvenanceSchema } from "./schemas.js";
@@ -22,14 +23,7 @@ const statisticProvenanceRoute = createRoute({
   ...implemented,
   security: bearerSecurity,
   request: {
-    params: z.object({
-      fixtureId: pathId("fixtureId", "Fixture id.", "1426312"),
-      statisticId: pathId(
-        "statisticId",
-        "A statistic id of the fixture (see `GET /fixtures/{fixtureId}/statistics/{statisticId}`).",
-        "innings-0-bowler-462411b3",
-      ),
-    }),
+    params: statisticParams,
     query: z.object({ limit: limitParam, cursor: cursorParam }),
   },
   responses: {

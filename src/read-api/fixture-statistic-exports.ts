@@ -20,15 +20,19 @@ import { etagHeader, fixtureVersionField, ifNoneMatchParameter, notModifiedRespo
  * is read between two reads of the fixture version: a change in between answers 409
  * TRACE_CHANGED instead of a file mixing two versions. Never cached.
  */
+
+/** A fixture statistic's path parameters: its fixture and its id. */
+export const statisticParams = z.object({
+  fixtureId: pathId("fixtureId", "Fixture id.", "1426312"),
+  statisticId: pathId(
+    "statisticId",
+    "A statistic id of the fixture (see `GET /fixtures/{fixtureId}/statistics/{statisticId}`).",
+    "innings-0-bowler-462411b3",
+  ),
+});
+
 const request = {
-  params: z.object({
-    fixtureId: pathId("fixtureId", "Fixture id.", "1426312"),
-    statisticId: pathId(
-      "statisticId",
-      "A statistic id of the fixture (see `GET /fixtures/{fixtureId}/statistics/{statisticId}`).",
-      "innings-0-bowler-462411b3",
-    ),
-  }),
+  params: statisticParams,
 };
 
 const failures = {

@@ -258,6 +258,20 @@ describe("what intake refuses, storing nothing", () => {
       code: "FORMULA_NOT_ALLOWED",
       message: expect.stringContaining("Deliveries!B2"),
     });
+    const error = await refused(
+      await workbook((book) => {
+        const sheet = book.addWorksheet("Deliveries");
+        sheet.addRow(["contractVersion", "runsOffBat"]);
+        sheet.addRow(["1.0", { error: "#DIV/0!" }]);
+      }),
+      XLSX,
+      422,
+      "VALIDATION_FAILED",
+    );
+    expect(error[0]).toMatchObject({
+      code: "INVALID_FIELD",
+      message: expect.stringContaining("Deliveries!B2 holds the error"),
+    });
   });
 
   it("refuses a zip bomb, an entry that inflates past the size it declares, and a workbook of too many sheets", async () => {

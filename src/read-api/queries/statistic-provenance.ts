@@ -4,8 +4,8 @@ import type { Sql } from "../../db/database.js";
 import { ApiError, notFound } from "../../http/errors.js";
 import { keysetPage, type Pagination } from "../../http/pagination.js";
 import { mayCorrectAny, mayCorrectInCompetition } from "../../submissions/access.js";
-import { type Actor, actorOf, revisionRows } from "./delivery-history.js";
-import { type RevisionSource, sourceOf } from "./event-provenance.js";
+import { actorOf, revisionRows } from "./delivery-history.js";
+import { type RevisionProvenance, sourceOf } from "./event-provenance.js";
 import { findStatistic, loadFixtureStatistics } from "./fixture-statistics.js";
 import { fixtureVersion } from "./fixtures.js";
 import { stableTrace, traceOf } from "./statistic-trace.js";
@@ -18,14 +18,8 @@ import { eventProvenancePath } from "./submission-provenance.js";
  * are one link away (the event provenance), which keeps a page of a long trace small.
  */
 
-export type ContributorRevision = {
-  revision: number;
-  deliveryId: string;
-  recordedBy: Actor;
-  recordedAt: string;
-  reason: string | null;
-  source: RevisionSource | null;
-};
+/** A revision as the event provenance gives it, but for the states: those are one link away. */
+export type ContributorRevision = Omit<RevisionProvenance, "previousState" | "resultingState">;
 
 export type Contributor = {
   eventId: string;
