@@ -1,4 +1,4 @@
-import type { BatchEvent, JudgedItemData, Review } from "./batch.js";
+import type { BatchEvent, JudgedItemData, REFERENCE_TYPES, Review } from "./batch.js";
 import { unreachable } from "./unreachable.js";
 
 /** What a batch stream says now, as far as its decisions need. */
@@ -7,7 +7,11 @@ export type Batch = {
   ownerAccountId: string;
   competitionId: string;
   checksum: string;
-  /** null until validation begins; then how far it has come, and the status it ended in. */
+  /** The validation under way or done: 0 first, one more after each mapping of references. */
+  round: number;
+  /** The entity each mapped reference names, by its path in the package. */
+  mappings: Map<string, { referenceType: (typeof REFERENCE_TYPES)[number]; entityId: string }>;
+  /** null until the round's validation begins; then how far it has come, and the status it ended in. */
   validation: {
     itemsTotal: number;
     itemsJudged: number;
@@ -37,6 +41,8 @@ export function evolveBatch(state: BatchState, event: BatchEvent): BatchState {
       ownerAccountId,
       competitionId,
       checksum,
+      round: 0,
+      mappings: new Map(),
       validation: null,
       outcomes: [],
       reviews: new Map(),
@@ -58,6 +64,11 @@ export function evolveBatch(state: BatchState, event: BatchEvent): BatchState {
     case "BatchValidated": {
       const validation = state.validation ?? notStarted;
       return { ...state, validation: { ...validation, completed: true, status: event.data.status } };
+    }
+    case "BatchReferencesMapped": {
+      const mappings = new Map(state.mappings);
+      for (const { referencePath, ...named } of event.data.mappings) mappings.set(referencePath, named);
+      return { ...state, mappings, round: state.round + 1, validation: null };
     }
     case "BatchItemsReviewed": {
       const { ordinals, ...review } = event.data;

@@ -77,6 +77,9 @@ const fault = z.strictObject({
   column: z.string().optional(),
 });
 
+/** What a reference names: a fixture of the competition, one of its seasons, or a participant. */
+export const REFERENCE_TYPES = ["fixture", "season", "participant"] as const;
+
 const reference = z.strictObject({
   sourceId: z.string().optional(),
   context: z.looseObject({ name: z.string().optional() }).optional(),
@@ -107,6 +110,8 @@ const judgedItem = z.strictObject({
     z.strictObject({
       code: z.enum(["UNRESOLVED_REFERENCE", "AMBIGUOUS_REFERENCE"]),
       referencePath: z.string(),
+      /** What it must name (absent in items judged before types were recorded). */
+      referenceType: z.enum(REFERENCE_TYPES).optional(),
       /** The column that holds the reference, in a CSV or XLSX package. */
       column: z.string().optional(),
       submittedReference: reference,
@@ -117,12 +122,18 @@ const judgedItem = z.strictObject({
 });
 export type JudgedItemData = z.infer<typeof judgedItem>;
 
+/**
+ * Which validation of the batch a step belongs to: 0 for the first, one more after each
+ * mapping of references (a batch is validated again with them). Absent means 0.
+ */
+const round = z.number().int().min(0).optional();
+
 /** Validation has counted the package's items and begun judging them. */
 export const BatchValidationStarted = defineEvent({
   type: "BatchValidationStarted",
   category: "batch",
   version: 1,
-  schema: z.strictObject({ itemsTotal: z.number().int().min(0) }),
+  schema: z.strictObject({ itemsTotal: z.number().int().min(0), round }),
 });
 
 /** The next items in reading order, judged: `from` is the ordinal of the first. Progress shows as they come. */
@@ -130,7 +141,7 @@ export const BatchItemsJudged = defineEvent({
   type: "BatchItemsJudged",
   category: "batch",
   version: 1,
-  schema: z.strictObject({ from: z.number().int().min(0), items: z.array(judgedItem).min(1) }),
+  schema: z.strictObject({ from: z.number().int().min(0), items: z.array(judgedItem).min(1), round }),
 });
 
 const VALIDATED_STATUSES = ["validated", "staged", "rejected"] as const;
@@ -153,7 +164,32 @@ export const BatchValidated = defineEvent({
   type: "BatchValidated",
   category: "batch",
   version: 1,
-  schema: z.strictObject({ status: z.enum(VALIDATED_STATUSES), counts, faults: z.array(fault) }),
+  schema: z.strictObject({ status: z.enum(VALIDATED_STATUSES), counts, faults: z.array(fault), round }),
+});
+
+/**
+ * The sender or an administrator chose what unresolved or ambiguous references of a staged
+ * batch name, each by its path in the package (as validation reads it, across files). The
+ * batch is validated again, a new round, with every mapping so far; a later mapping of a
+ * path replaces an earlier one.
+ */
+export const BatchReferencesMapped = defineEvent({
+  type: "BatchReferencesMapped",
+  category: "batch",
+  version: 1,
+  schema: z.strictObject({
+    mappings: z
+      .array(
+        z.strictObject({
+          referencePath: z.string().min(1),
+          referenceType: z.enum(REFERENCE_TYPES),
+          entityId: id,
+        }),
+      )
+      .min(1),
+    mappedByAccountId: id,
+    mappedAt: z.iso.datetime({ offset: true }),
+  }),
 });
 
 export const REVIEW_DECISIONS = ["approved", "rejected"] as const;
@@ -213,6 +249,7 @@ export const batchEvents = [
   BatchValidationStarted,
   BatchItemsJudged,
   BatchValidated,
+  BatchReferencesMapped,
   BatchItemsReviewed,
   BatchPublished,
 ] as const;

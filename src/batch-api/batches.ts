@@ -205,6 +205,7 @@ const receivedNow = (
   byteCount: intake.files.reduce((sum, f) => sum + f.size, 0),
   receivedAt: at,
   updatedAt: at,
+  revision: 0,
   progress: { itemsDone: 0, itemsTotal: null },
   counts: { accepted: 0, rejected: 0, unresolved: 0, duplicate: 0, conflicting: 0 },
   review: { approved: 0, rejected: 0, undecided: 0 },

@@ -1,15 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { stream } from "hono/streaming";
 import { ITEM_OUTCOMES } from "../../streams/batch.js";
 import { visibleTo } from "../batches/access.js";
 import {
   type BatchView,
+  findBatch,
   findBatchReport,
   type ReportFilters,
   type ReportSummary,
   reportItems,
 } from "../batches/queries.js";
+import { memoryCache } from "../cache/memory.js";
+import { readThrough, STATISTICS_TTL_SECONDS } from "../cache/versioned-cache.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { bearerSecurity, callerOf } from "../http/authentication.js";
@@ -22,6 +24,7 @@ import {
   limitParam,
 } from "../http/pagination.js";
 import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
+import { cacheOutcomeHeader } from "../read-api/versioned.js";
 import { batchItemSchema, batchReferenceParams, reportSummarySchema, unseenBatch } from "./schemas.js";
 
 /**
@@ -62,6 +65,7 @@ const reportRoute = createRoute({
   responses: {
     200: {
       description: "A page of the report",
+      headers: cacheOutcomeHeader("keyed by the batch's revision, which validation, review and publication raise"),
       content: {
         "application/json": {
           schema: collectionSchema(batchItemSchema, "BatchReport", "Items in reading order.").extend({
@@ -114,29 +118,49 @@ const summaryOf = ({ status, counts, rules, faults }: BatchView & ReportSummary)
 
 export function registerReports(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
-  const visible = async (c: Context, batchReference: string) =>
-    visibleTo(callerOf(c).account, await findBatchReport(sql(), batchReference));
+  const cache = deps.cache ?? memoryCache();
 
+  // A page is cached under the batch's revision: validation, a review or publication raises
+  // it, so a reader never sees a page older than the batch row it was just shown.
   app.openapi(reportRoute, async (c) => {
     const { outcome, code, limit = DEFAULT_LIMIT, cursor } = c.req.valid("query");
-    const batch = await visible(c, c.req.valid("param").batchReference);
-    const wanted: ReportFilters = { outcome, code };
-    const page = await keysetPage({
-      scope: { operation: "getBatchReport", inputs: { batch: batch.batchReference, outcome, code } },
-      limit,
-      cursor,
-      key: z.tuple([z.number().int().min(0).max(INTEGER_MAX)]),
-      fetch: async (after, take) =>
-        (await reportItems(sql(), batch.batchReference, wanted, { after: after?.[0], take })).map((item) => ({
-          item,
-          key: [item.ordinal] as [number],
-        })),
-    });
-    return c.json({ ...page, summary: summaryOf(batch) }, 200);
+    const { account } = callerOf(c);
+    const { batchReference, revision } = visibleTo(
+      account,
+      await findBatch(sql(), c.req.valid("param").batchReference),
+    );
+    const key = `batch-report:${JSON.stringify([batchReference, revision, outcome, code, limit, cursor])}`;
+    const { value, outcome: cached } = await readThrough(
+      cache,
+      key,
+      STATISTICS_TTL_SECONDS,
+      async () => {
+        const wanted: ReportFilters = { outcome, code };
+        const page = await keysetPage({
+          scope: { operation: "getBatchReport", inputs: { batch: batchReference, outcome, code } },
+          limit,
+          cursor,
+          key: z.tuple([z.number().int().min(0).max(INTEGER_MAX)]),
+          fetch: async (after, take) =>
+            (await reportItems(sql(), batchReference, wanted, { after: after?.[0], take })).map((item) => ({
+              item,
+              key: [item.ordinal] as [number],
+            })),
+        });
+        // Read after the items: the same revision on both sides means the page is the one the key names.
+        const report = visibleTo(account, await findBatchReport(sql(), batchReference));
+        return {
+          value: JSON.stringify({ ...page, summary: summaryOf(report) }),
+          cacheable: report.revision === revision,
+        };
+      },
+      deps.logger,
+    );
+    return c.body(value, 200, { "Content-Type": "application/json", "X-Cache": cached.toUpperCase() }) as never;
   });
 
   app.openapi(downloadRoute, async (c) => {
-    const batch = await visible(c, c.req.valid("param").batchReference);
+    const batch = visibleTo(callerOf(c).account, await findBatchReport(sql(), c.req.valid("param").batchReference));
     const summary = summaryOf(batch);
     c.header("Content-Type", "application/json");
     c.header("Content-Disposition", `attachment; filename="batch-${batch.batchReference}-report.json"`);

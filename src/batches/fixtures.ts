@@ -27,14 +27,16 @@ export type FixturePlace = {
 export function resolveFixtures(read: ReadPackage, fixtures: readonly FixtureCandidate[]) {
   return read.fixtures.map((f) => {
     if (!f.value) return { fixture: f, id: undefined, requirement: undefined };
-    const found = fixtureCandidates(f.value, fixtures);
+    const path = `fixtures.${f.index}`;
+    const chosen = read.mappings.get(path);
+    const found = chosen === undefined ? fixtureCandidates(f.value, fixtures) : fixtures.filter((c) => c.id === chosen);
     const [only] = found;
     return only && found.length === 1
       ? { fixture: f, id: only.id, requirement: undefined }
       : {
           fixture: f,
           id: undefined,
-          requirement: requirement(`fixtures.${f.index}`, fixtureReference(f.value), found, "fixture"),
+          requirement: requirement(path, fixtureReference(f.value), found, "fixture"),
         };
   });
 }
@@ -65,7 +67,7 @@ const fixtureReference = (f: PackageFixture): PackageReference => ({
  * the package's season concerns every fixture it is the season of).
  */
 export function judgeFixtures(read: ReadPackage, facts: BatchFacts): { places: FixturePlace[]; faults: Fault[] } {
-  const packageSeason = judgeSeason(read.season, "season", facts.seasons);
+  const packageSeason = judgeSeason(read.season, "season", facts.seasons, read.mappings);
   const places = resolveFixtures(read, facts.fixtures).map(({ fixture, id, requirement }) => {
     const place: FixturePlace = {
       fixture,
@@ -74,7 +76,7 @@ export function judgeFixtures(read: ReadPackage, facts: BatchFacts): { places: F
       faults: [],
       inningsFaults: [],
     };
-    return fixture.value ? checked(place, fixture.value, packageSeason, facts) : place;
+    return fixture.value ? checked(place, fixture.value, packageSeason, facts, read.mappings) : place;
   });
   const faults = [...new Set(places.flatMap((p) => [...p.faults, ...p.inningsFaults.flat()]))];
   return { places, faults };
@@ -86,10 +88,11 @@ function checked(
   value: PackageFixture,
   packageSeason: SeasonVerdict | undefined,
   facts: BatchFacts,
+  mappings: ReadPackage["mappings"],
 ): FixturePlace {
   const where = `fixtures.${place.fixture.index}`;
   const season =
-    value.season === undefined ? packageSeason : judgeSeason(value.season, `${where}.season`, facts.seasons);
+    value.season === undefined ? packageSeason : judgeSeason(value.season, `${where}.season`, facts.seasons, mappings);
   const found = place.id === undefined ? undefined : facts.fixtures.find((c) => c.id === place.id);
   return {
     ...place,

@@ -61,7 +61,7 @@ export type ResolvedItem = { fixtureId: string; event: SubmittedEvent; correctsE
 export type Judgement = { items: JudgedItem[]; faults: Fault[]; resolved: Map<number, ResolvedItem> };
 
 /** What every item is judged against: the facts, the package's faults, and what the package says of correction targets. */
-type Scope = { facts: BatchFacts; packageFaults: readonly Fault[]; claims: TargetClaims };
+type Scope = { facts: BatchFacts; read: ReadPackage; claims: TargetClaims };
 
 /**
  * The item as a delivery the direct submissions' checks can judge, when its fixture, innings
@@ -71,7 +71,7 @@ type Scope = { facts: BatchFacts; packageFaults: readonly Fault[]; claims: Targe
 function deliveryOf(
   item: Item,
   place: FixturePlace | undefined,
-  { facts, packageFaults, claims }: Scope,
+  { facts, read, claims }: Scope,
   entry: JudgedItem,
 ): SubmittedEvent | undefined {
   const readInnings = place?.fixture.innings[item.inningsIndex];
@@ -81,7 +81,7 @@ function deliveryOf(
     !readInnings ||
     place.faults.length > 0 ||
     (place.inningsFaults[item.inningsIndex]?.length ?? 0) > 0 ||
-    packageFaults.some((f) => holds(f.path, inningsPath))
+    read.faults.some((f) => holds(f.path, inningsPath))
   )
     entry.faults.push({
       code: "FIXTURE_INVALID",
@@ -101,7 +101,7 @@ function deliveryOf(
     });
     return undefined;
   }
-  return resolveEvent(item, item.event, innings, fixture, facts.substitutes, entry);
+  return resolveEvent(item, item.event, innings, fixture, facts.substitutes, read.mappings, entry);
 }
 
 /**
@@ -110,7 +110,7 @@ function deliveryOf(
  */
 export function judgeBatch(read: ReadPackage, facts: BatchFacts): Judgement {
   const { places, faults } = judgeFixtures(read, facts);
-  const scope: Scope = { facts, packageFaults: read.faults, claims: targetClaims(read.items) };
+  const scope: Scope = { facts, read, claims: targetClaims(read.items) };
   const judged: JudgedItem[] = [];
   const toCheck = new Map<string, { item: Item; event: SubmittedEvent; judged: JudgedItem }[]>();
   const resolved = new Map<number, ResolvedItem>();

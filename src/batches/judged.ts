@@ -1,4 +1,4 @@
-import type { JudgedItemData } from "../../streams/batch.js";
+import type { JudgedItemData, REFERENCE_TYPES } from "../../streams/batch.js";
 import type { PackageReference } from "../ingest/batches/package.js";
 import type { Candidate } from "./references.js";
 
@@ -19,11 +19,12 @@ export function requirement(
   referencePath: string,
   submitted: PackageReference,
   found: readonly Candidate[],
-  type: string,
+  type: (typeof REFERENCE_TYPES)[number],
 ): Requirement {
   return {
     code: found.length === 0 ? "UNRESOLVED_REFERENCE" : "AMBIGUOUS_REFERENCE",
     referencePath,
+    referenceType: type,
     submittedReference: submitted,
     candidates: found.slice(0, 10).map((c) => ({
       sourceId: `app:${type}:${c.id}`,

@@ -1,6 +1,8 @@
-import type { ReceivedFile } from "../../streams/batch.js";
+import { BatchReceived, type ReceivedFile } from "../../streams/batch.js";
+import type { Batch } from "../../streams/batch-state.js";
 import { parseJson } from "../bounded-json.js";
 import { PackageUnreadable } from "../commands/batches/errors.js";
+import type { RecordedEvent } from "../event-store/port.js";
 import { bytesOf, isTable, tablesOf } from "../ingest/batches/encodings.js";
 import { MANIFEST_NAME } from "../ingest/batches/manifest.js";
 import { type Fault, type ReadPackage, readPackage } from "../ingest/batches/package.js";
@@ -20,6 +22,20 @@ export type Locate = (path: string) => Place;
 /** A file's part of the package: its fixtures, the faults only its encoding has, and where its own paths lie. */
 type Part = { fixtures: unknown[]; head?: Record<string, unknown>; faults: Fault[]; rowFaults: Map<string, Fault[]> };
 type PartLocate = (path: string) => Omit<Place, "path" | "file"> | undefined;
+
+/**
+ * The package of a batch as its stream says it now: the files it was received with, read,
+ * with the references its mappings chose.
+ */
+export async function batchPackage(
+  history: readonly RecordedEvent[],
+  batch: Batch,
+): Promise<{ read: ReadPackage; locate: Locate }> {
+  const received = history.find((e) => e.type === BatchReceived.type);
+  const { read, locate } = await packageIn(BatchReceived.schema.parse(received?.data).files);
+  const mappings = new Map([...batch.mappings].map(([path, { entityId }]) => [path, entityId]));
+  return { read: { ...read, mappings }, locate };
+}
 
 export async function packageIn(files: readonly ReceivedFile[]): Promise<{ read: ReadPackage; locate: Locate }> {
   const [first, ...parts] = files;

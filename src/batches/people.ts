@@ -2,7 +2,7 @@ import type { Item, PackageEvent, PackageReference } from "../ingest/batches/pac
 import type { SubmittedEvent } from "../submissions/schema.js";
 import type { FixtureFacts } from "./judge.js";
 import { type JudgedItem, requirement } from "./judged.js";
-import { type Candidate, candidatesFor } from "./references.js";
+import { type Candidate, candidatesAt } from "./references.js";
 
 /**
  * The people of a package's delivery, each found in the squad they must be in: batters in
@@ -19,16 +19,18 @@ export function resolveEvent(
   innings: InningsFacts,
   fixture: FixtureFacts,
   substitutes: readonly Candidate[],
+  mappings: ReadonlyMap<string, string>,
   entry: JudgedItem,
 ): SubmittedEvent | undefined {
   const batting = fixture.squads.get(innings.battingCompetitorId) ?? [];
   const fielding = fixture.squads.get(innings.bowlingCompetitorId) ?? [];
   let complete = true;
   const person = (reference: PackageReference, path: string, squad: readonly Candidate[]) => {
-    const found = candidatesFor(reference, squad);
+    const at = `${item.path}.${path}`;
+    const found = candidatesAt(mappings, at, reference, squad);
     const [only] = found;
     if (only && found.length === 1) return only.id;
-    entry.requirements.push(requirement(`${item.path}.${path}`, reference, found, "participant"));
+    entry.requirements.push(requirement(at, reference, found, "participant"));
     complete = false;
     return "";
   };

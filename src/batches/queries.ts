@@ -41,6 +41,8 @@ export type BatchView = {
   byteCount: number;
   receivedAt: Date;
   updatedAt: Date;
+  /** The revision of the batch's stream this view reflects: every change to it or its items raises it. */
+  revision: number;
   progress: { itemsDone: number; itemsTotal: number | null };
   counts: { accepted: number; rejected: number; unresolved: number; duplicate: number; conflicting: number };
   /** Accepted items by the decision standing on them. */
@@ -61,6 +63,7 @@ type BatchRow = {
   byte_count: number;
   received_at: Date;
   updated_at: Date;
+  revision: number;
   items_done: number;
   items_total: number | null;
   accepted: number;
@@ -87,6 +90,7 @@ const view = (r: BatchRow): BatchView => ({
   byteCount: r.byte_count,
   receivedAt: r.received_at,
   updatedAt: r.updated_at,
+  revision: r.revision,
   progress: { itemsDone: r.items_done, itemsTotal: r.items_total },
   counts: {
     accepted: r.accepted,

@@ -39,3 +39,18 @@ export function candidatesFor(reference: Reference, candidates: readonly Candida
   const key = nameKey(wanted);
   return candidates.filter((c) => [c.name, ...c.names].some((n) => nameKey(n) === key));
 }
+
+/**
+ * The candidates the reference at `path` names: the one the batch's mapping chose for it,
+ * when it is among them (a mapping never reaches outside the reference's scope), else those
+ * `candidatesFor` finds.
+ */
+export function candidatesAt(
+  mappings: ReadonlyMap<string, string>,
+  path: string,
+  reference: Reference,
+  candidates: readonly Candidate[],
+): Candidate[] {
+  const chosen = mappings.get(path);
+  return chosen === undefined ? candidatesFor(reference, candidates) : candidates.filter((c) => c.id === chosen);
+}

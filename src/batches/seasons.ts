@@ -1,7 +1,7 @@
 import type { Fault, PackageReference } from "../ingest/batches/package.js";
 import type { FixtureCandidate } from "./judge.js";
 import { type Requirement, requirement } from "./judged.js";
-import { type Candidate, candidatesFor } from "./references.js";
+import { type Candidate, candidatesAt } from "./references.js";
 
 /**
  * Seasons in a package (docs/batches.md, "Seasons"). A fixture's effective season is its own
@@ -23,6 +23,7 @@ export function judgeSeason(
   reference: PackageReference | undefined,
   path: string,
   seasons: readonly Candidate[],
+  mappings: ReadonlyMap<string, string>,
 ): SeasonVerdict | undefined {
   if (reference === undefined) return undefined;
   if (reference.context?.name === undefined)
@@ -34,7 +35,7 @@ export function judgeSeason(
         path: `${path}.context`,
       },
     };
-  const found = candidatesFor(reference, seasons);
+  const found = candidatesAt(mappings, path, reference, seasons);
   const [only] = found;
   return only && found.length === 1
     ? { path, id: only.id }

@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import { BatchItemsJudged, BatchReceived, batchCatalogue, batchStream } from "../../streams/batch.js";
+import { BatchItemsJudged, batchCatalogue, batchStream } from "../../streams/batch.js";
 import { type BatchCommand, batchDecider } from "../commands/batches/decide.js";
 import { handleCommand, loadStream } from "../commands/handle.js";
 import type { Sql } from "../db/database.js";
@@ -9,7 +9,7 @@ import type { Fault, ReadPackage } from "../ingest/batches/package.js";
 import { signalOrTimeout } from "../projections/runner.js";
 import { batchFacts } from "./facts.js";
 import { type JudgedItem, type Judgement, judgeBatch } from "./judge.js";
-import { type Locate, packageIn } from "./package-files.js";
+import { batchPackage, type Locate } from "./package-files.js";
 
 /**
  * Validates received batches: a reactor on the log. Its work list is the batches the
@@ -84,24 +84,26 @@ export class BatchValidator {
     const stream = batchStream(batchReference);
     const { history, state } = await loadStream(this.deps.store, batchCatalogue, stream, batchDecider);
     if (!state || state.validation?.completed) return false;
-    const received = history.find((e) => e.type === BatchReceived.type);
-    const { files } = BatchReceived.schema.parse(received?.data);
-    const { read, locate } = await packageIn(files);
+    const { read, locate } = await batchPackage(history, state);
     const judgement = located(judgeBatch(read, await batchFacts(this.deps, read, state.competitionId)), locate);
+    const { round } = state;
     const step = (command: BatchCommand) =>
       handleCommand(this.deps.store, batchCatalogue, stream, batchDecider, command, { actor: SYSTEM, now: new Date() });
 
-    // Items judged before a restart keep the outcome they were given: the batch's status
-    // and counts are those of the items as stored, not of this second look at them.
-    const judgedBefore = history.flatMap((e) =>
-      e.type === BatchItemsJudged.type ? BatchItemsJudged.schema.parse(e.data).items : [],
-    );
+    // Items judged in this round before a restart keep the outcome they were given: the
+    // batch's status and counts are those of the items as stored, not of this second look.
+    const judgedBefore = history.flatMap((e) => {
+      if (e.type !== BatchItemsJudged.type) return [];
+      const judged = BatchItemsJudged.schema.parse(e.data);
+      return (judged.round ?? 0) === round ? judged.items : [];
+    });
     const items = [...judgedBefore, ...judgement.items.slice(judgedBefore.length)];
-    await step({ type: "StartValidation", itemsTotal: items.length });
+    await step({ type: "StartValidation", round, itemsTotal: items.length });
     for (let from = judgedBefore.length; from < items.length; from += ITEMS_PER_STEP)
-      await step({ type: "JudgeItems", from, items: items.slice(from, from + ITEMS_PER_STEP) });
+      await step({ type: "JudgeItems", round, from, items: items.slice(from, from + ITEMS_PER_STEP) });
     await step({
       type: "CompleteValidation",
+      round,
       status: statusOf(read, items),
       counts: countsOf(items),
       faults: judgement.faults,

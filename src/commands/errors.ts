@@ -29,6 +29,8 @@ export type DomainErrorCode =
   | "SELF_REVIEW_FORBIDDEN"
   /** A batch not (or no longer) in a state where it can be reviewed or published. */
   | "BATCH_NOT_REVIEWABLE"
+  /** Reference mappings for a batch that is not staged. */
+  | "BATCH_NOT_STAGED"
   /** Items named for review that validation did not accept. */
   | "ITEM_NOT_REVIEWABLE"
   /** Publication asked for while accepted items wait for a decision. */

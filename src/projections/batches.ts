@@ -3,12 +3,14 @@ import {
   BatchItemsReviewed,
   BatchPublished,
   BatchReceived,
+  BatchReferencesMapped,
   BatchValidated,
   BatchValidationStarted,
 } from "../../streams/batch.js";
 import type { Tx } from "../db/database.js";
+import type { RecordedEvent } from "../event-store/port.js";
 import { defineProjector } from "./projector.js";
-import { json, streamEntityId } from "./rows.js";
+import { json, lastByKey, streamEntityId } from "./rows.js";
 
 /**
  * Batches as their streams say now: who sent what, for which competition, where each is in
@@ -32,6 +34,8 @@ const ddl = `
     byte_count integer not null,
     received_at timestamptz not null,
     updated_at timestamptz not null,
+    -- the revision of the batch's stream the row and its items reflect: the version cached reports are keyed by
+    revision integer not null default 0,
     -- items validation has judged, of how many (null until it has counted them)
     items_done integer not null default 0,
     items_total integer,
@@ -83,7 +87,7 @@ const ddl = `
 
 export const batches = defineProjector({
   name: "batches",
-  version: 5,
+  version: 6,
   description:
     "Batches: sender, competition, status, validation progress and counts, review and publication; the items as judged, reviewed and published, and package faults.",
   tables: ["batch", "batch_item", "batch_rule", "batch_fault"],
@@ -122,57 +126,77 @@ export const batches = defineProjector({
       return tx`
         update batch b set status = 'validating', items_total = r.items_total, updated_at = r.at
         from jsonb_to_recordset(${json(tx, rows)}) as r(batch_reference uuid, items_total integer, at timestamptz)
-        where b.batch_reference = r.batch_reference and b.status = 'received'`;
+        where b.batch_reference = r.batch_reference and b.status in ('received', 'validating')`;
     },
     [BatchItemsJudged.type]: async (tx, events) => {
-      const rows = events.flatMap((e) =>
-        e.data.items.map((item) => ({
-          batch_reference: streamEntityId(e.streamId),
-          ordinal: item.ordinal,
-          outcome: item.outcome,
-          codes: [...new Set([...item.faults.map((f) => f.code), ...item.requirements.map((r) => r.code)])],
-          item,
-        })),
+      // A later round's judgement of an item replaces the earlier one; its review stays.
+      const rows = lastByKey(
+        events.flatMap((e) =>
+          e.data.items.map((item) => ({
+            batch_reference: streamEntityId(e.streamId),
+            ordinal: item.ordinal,
+            outcome: item.outcome,
+            codes: [...new Set([...item.faults.map((f) => f.code), ...item.requirements.map((r) => r.code)])],
+            item,
+          })),
+        ),
+        (r) => `${r.batch_reference}:${r.ordinal}`,
       );
       await tx`
-        with inserted as (
-          insert into batch_item (batch_reference, ordinal, outcome, codes, item)
-          select batch_reference, ordinal, outcome, codes, item
-          from jsonb_to_recordset(${json(tx, rows)})
-            as r(batch_reference uuid, ordinal integer, outcome text, codes text[], item jsonb)
-          on conflict do nothing
-          returning batch_reference, codes)
-        ${tallyRules(tx)}`;
-      const touched = events.map((e) => ({ batch_reference: streamEntityId(e.streamId), at: e.metadata.occurredAt }));
-      return recount(tx, touched);
+        insert into batch_item (batch_reference, ordinal, outcome, codes, item)
+        select batch_reference, ordinal, outcome, codes, item
+        from jsonb_to_recordset(${json(tx, rows)})
+          as r(batch_reference uuid, ordinal integer, outcome text, codes text[], item jsonb)
+        on conflict (batch_reference, ordinal) do update
+          set outcome = excluded.outcome, codes = excluded.codes, item = excluded.item`;
+      // Progress is the round's: the items judged so far in it.
+      const done = lastByKey(
+        events.map((e) => ({
+          batch_reference: streamEntityId(e.streamId),
+          done: e.data.from + e.data.items.length,
+          at: e.metadata.occurredAt,
+        })),
+        (r) => r.batch_reference,
+      );
+      await tx`
+        update batch b set items_done = r.done
+        from jsonb_to_recordset(${json(tx, done)}) as r(batch_reference uuid, done integer)
+        where b.batch_reference = r.batch_reference`;
+      await recountRules(tx, done);
+      return recount(tx, done);
     },
     [BatchValidated.type]: async (tx, events) => {
-      const faults = events.flatMap((e) =>
-        e.data.faults.map((fault, position) => ({
+      const rows = lastByKey(
+        events.map((e) => ({
           batch_reference: streamEntityId(e.streamId),
-          position,
-          code: fault.code,
-          fault,
+          status: e.data.status,
+          at: e.metadata.occurredAt,
+          faults: e.data.faults.map((fault, position) => ({ position, code: fault.code, fault })),
         })),
+        (r) => r.batch_reference,
       );
+      // A round's package faults replace the round's before.
       await tx`
-        with inserted as (
-          insert into batch_fault (batch_reference, position, code, fault)
-          select * from jsonb_to_recordset(${json(tx, faults)})
-            as r(batch_reference uuid, position integer, code text, fault jsonb)
-          on conflict do nothing
-          returning batch_reference, array[code] as codes)
-        ${tallyRules(tx)}`;
-      const rows = events.map((e) => ({
-        batch_reference: streamEntityId(e.streamId),
-        status: e.data.status,
-        at: e.metadata.occurredAt,
-      }));
+        delete from batch_fault f using jsonb_to_recordset(${json(tx, rows)}) as r(batch_reference uuid)
+        where f.batch_reference = r.batch_reference`;
+      await tx`
+        insert into batch_fault (batch_reference, position, code, fault)
+        select r.batch_reference, f.position, f.code, f.fault
+        from jsonb_to_recordset(${json(tx, rows)}) as r(batch_reference uuid, faults jsonb),
+          jsonb_to_recordset(r.faults) as f(position integer, code text, fault jsonb)`;
       await tx`
         update batch b set status = r.status, updated_at = r.at
         from jsonb_to_recordset(${json(tx, rows)}) as r(batch_reference uuid, status text, at timestamptz)
         where b.batch_reference = r.batch_reference`;
+      await recountRules(tx, rows);
       return recount(tx, rows);
+    },
+    [BatchReferencesMapped.type]: (tx, events) => {
+      const rows = events.map((e) => ({ batch_reference: streamEntityId(e.streamId), at: e.metadata.occurredAt }));
+      return tx`
+        update batch b set status = 'validating', items_done = 0, updated_at = r.at
+        from jsonb_to_recordset(${json(tx, rows)}) as r(batch_reference uuid, at timestamptz)
+        where b.batch_reference = r.batch_reference`;
     },
     [BatchItemsReviewed.type]: async (tx, events) => {
       // In log order: a later decision on an item replaces the earlier one, replayed or not.
@@ -226,28 +250,44 @@ export const batches = defineProjector({
         where b.batch_reference = r.batch_reference`;
     },
   },
+  settle: (tx, events) => advanceRevisions(tx, events),
 });
 
-/**
- * Adds the codes of the rows just inserted (`inserted`) to each batch's rule counts: a
- * replayed event inserts none, so nothing is counted twice.
- */
-const tallyRules = (tx: Tx) => tx`
-  insert into batch_rule (batch_reference, code, count)
-  select batch_reference, code, count(*)::int from inserted, unnest(codes) as code
-  group by batch_reference, code
-  on conflict (batch_reference, code) do update set count = batch_rule.count + excluded.count`;
+/** Each batch's revision becomes the highest of its events in the run, never lower than it was. */
+function advanceRevisions(tx: Tx, events: readonly RecordedEvent[]) {
+  const rows = lastByKey(
+    events.map((e) => ({ batch_reference: streamEntityId(e.streamId), revision: e.revision })),
+    (r) => r.batch_reference,
+  );
+  return tx`
+    update batch b set revision = r.revision
+    from jsonb_to_recordset(${json(tx, rows)}) as r(batch_reference uuid, revision integer)
+    where b.batch_reference = r.batch_reference and b.revision < r.revision`;
+}
 
-/** A batch's progress and counts, from its judged items: replaying a step counts nothing twice. */
+/** Each rule broken in the batches touched, with how many items (or package faults) broke it: counted again whole, as a round replaces items. */
+async function recountRules(tx: Tx, touched: { batch_reference: string }[]) {
+  const batches = [...new Set(touched.map((t) => t.batch_reference))];
+  await tx`delete from batch_rule where batch_reference = any(${batches}::uuid[])`;
+  return tx`
+    insert into batch_rule (batch_reference, code, count)
+    select batch_reference, code, count(*)::int from (
+      select batch_reference, unnest(codes) as code from batch_item where batch_reference = any(${batches}::uuid[])
+      union all
+      select batch_reference, code from batch_fault where batch_reference = any(${batches}::uuid[])
+    ) broken
+    group by batch_reference, code`;
+}
+
+/** A batch's counts, from its items as judged last: replaying a step counts nothing twice. */
 function recount(tx: Tx, touched: { batch_reference: string; at: string }[]) {
   return tx`
     update batch b set
-      items_done = c.done, accepted = c.accepted, rejected = c.rejected, unresolved = c.unresolved,
+      accepted = c.accepted, rejected = c.rejected, unresolved = c.unresolved,
       duplicate = c.duplicate, conflicting = c.conflicting, updated_at = greatest(b.updated_at, t.at)
     from jsonb_to_recordset(${json(tx, touched)}) as t(batch_reference uuid, at timestamptz)
     cross join lateral (
-      select count(*)::int as done,
-        count(*) filter (where outcome = 'accepted')::int as accepted,
+      select count(*) filter (where outcome = 'accepted')::int as accepted,
         count(*) filter (where outcome = 'rejected')::int as rejected,
         count(*) filter (where outcome = 'unresolved')::int as unresolved,
         count(*) filter (where outcome = 'duplicate')::int as duplicate,

@@ -17,6 +17,7 @@ import { idFilter, memoised, readModels, UNKNOWN_PARAMETERS } from "./params.js"
 import { leaderboardRowsJson, statisticsCheckpoint } from "./queries/leaderboards.js";
 import { findLeaderboardScope } from "./queries/player-statistics.js";
 import { leaderboardSchema } from "./schemas/player-statistics.js";
+import { cacheOutcomeHeader } from "./versioned.js";
 
 export const DEFAULT_LEADERBOARD_LIMIT = 10;
 const REPRESENTATION = 2; // bump when the shape of a cached body changes
@@ -68,13 +69,7 @@ const route = createRoute({
   responses: {
     200: {
       description: "The table",
-      headers: {
-        "X-Cache": {
-          description:
-            "`HIT` when served from the cache (keyed by the statistics read model's checkpoint, 60 seconds), `MISS` when computed, `BYPASS` while the cache is unavailable.",
-          schema: { type: "string" as const, enum: ["HIT", "MISS", "BYPASS"], example: "HIT" },
-        },
-      },
+      headers: cacheOutcomeHeader("keyed by the statistics read model's checkpoint"),
       content: { "application/json": { schema: leaderboardSchema } },
     },
     ...errorResponses(404),

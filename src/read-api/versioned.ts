@@ -37,3 +37,11 @@ export const fixtureVersionField = z.number().int().min(0).openapi({
   description: "The fixture's current version (its ledger revision); also the start of the ETag.",
   example: 412,
 });
+
+/** The `X-Cache` header of an answer read through the versioned cache, keyed as `keyedBy` says. */
+export const cacheOutcomeHeader = (keyedBy: string) => ({
+  "X-Cache": {
+    description: `\`HIT\` when served from the versioned cache (${keyedBy}, 60 seconds), \`MISS\` when computed, \`BYPASS\` while the cache is unavailable.`,
+    schema: { type: "string" as const, enum: ["HIT", "MISS", "BYPASS"], example: "HIT" },
+  },
+});

@@ -222,6 +222,32 @@ describe("reviewing and publishing a batch of a real match", () => {
     expect(batch.status).toBe("received");
   });
 
+  it("serves a report page from the cache until a review changes the batch", async () => {
+    const { path } = await aValidatedBatch();
+    const page = () => api.api.get(`${path}/report?limit=2`, { token: submitter.token });
+    const first = await page();
+    expect(first.status, first.text).toBe(200);
+    expect(first.headers.get("X-Cache")).toBe("MISS");
+    const again = await page();
+    expect(again.headers.get("X-Cache")).toBe("HIT");
+    expect(again.text).toBe(first.text);
+    // another page, filter or caller's view of the same revision is its own entry
+    const filtered = await api.api.get(`${path}/report?limit=2&outcome=duplicate`, { token: reviewer.token });
+    expect(filtered.headers.get("X-Cache")).toBe("MISS");
+    const duplicates = (filtered.body as { data: ReportItem[] }).data;
+    expect(duplicates.length).toBeGreaterThan(0);
+    expect(duplicates.every((i) => i.outcome === "duplicate")).toBe(true);
+
+    const accepted = (first.body as { data: ReportItem[] }).data.find((i) => i.outcome === "accepted");
+    const ordinal = accepted?.ordinal as number;
+    expect((await review(path, { decision: "approved", items: [ordinal], reason: "Checked" })).status).toBe(200);
+    const reviewed = await page();
+    expect(reviewed.headers.get("X-Cache")).toBe("MISS");
+    const items = (reviewed.body as { data: ReportItem[] }).data;
+    expect(items.find((i) => i.ordinal === ordinal)?.review?.decision).toBe("approved");
+    expect((await page()).headers.get("X-Cache")).toBe("HIT");
+  });
+
   it("is refused to the submitter who sent it, another submitter, a viewer and a caller without a token", async () => {
     const { path } = await aValidatedBatch();
     const body = { decision: "approved", items: "all", reason: "Looks right" };

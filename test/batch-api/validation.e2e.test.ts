@@ -263,7 +263,7 @@ describe("validation runs once per batch", () => {
     const stream = batchStream(batchReference);
     const step = (command: Parameters<typeof batchDecider.decide>[0]) =>
       handleCommand(api.world.store, batchCatalogue, stream, batchDecider, command, { actor: "test", now: new Date() });
-    await step({ type: "StartValidation", itemsTotal: 9 });
+    await step({ type: "StartValidation", round: 0, itemsTotal: 9 });
     const item = (ordinal: number) => ({
       ordinal,
       path: `fixtures.0.innings.0.events.${ordinal}`,
@@ -273,7 +273,7 @@ describe("validation runs once per batch", () => {
       faults: [],
       requirements: [],
     });
-    await step({ type: "JudgeItems", from: 0, items: [item(0), item(1), item(2)] });
+    await step({ type: "JudgeItems", round: 0, from: 0, items: [item(0), item(1), item(2)] });
 
     expect(await validator.validate(batchReference)).toBe(true);
     expect(await validator.validate(batchReference)).toBe(false);

@@ -3,6 +3,7 @@ import { type Batch, type BatchState, evolveBatch, initialBatchState } from "../
 import type { EventData } from "../../../streams/types.js";
 import type { Decider } from "../handle.js";
 import { IdempotencyKeyReused } from "./errors.js";
+import { type MapReferences, mapReferences } from "./resolution.js";
 import { type RecordPublication, type ReviewItems, recordPublication, review } from "./review.js";
 
 /** A package as intake read it: its competition already resolved, its bytes as they came. */
@@ -18,16 +19,20 @@ export type ReceiveBatch = {
   files: ReceivedFile[];
 };
 
-/** Validation, step by step: it counted the items, judged the next ones, or finished. */
-export type StartValidation = { type: "StartValidation"; itemsTotal: number };
-export type JudgeItems = { type: "JudgeItems"; from: number; items: JudgedItemData[] };
-export type CompleteValidation = { type: "CompleteValidation" } & EventData<typeof BatchValidated>;
+/** Validation, step by step, in a round (the batch's `round` it was judged for): it counted the items, judged the next ones, or finished. */
+export type StartValidation = { type: "StartValidation"; round: number; itemsTotal: number };
+export type JudgeItems = { type: "JudgeItems"; round: number; from: number; items: JudgedItemData[] };
+export type CompleteValidation = { type: "CompleteValidation"; round: number } & Omit<
+  EventData<typeof BatchValidated>,
+  "round"
+>;
 
 export type BatchCommand =
   | ReceiveBatch
   | StartValidation
   | JudgeItems
   | CompleteValidation
+  | MapReferences
   | ReviewItems
   | RecordPublication;
 
@@ -41,7 +46,9 @@ export type BatchCommand =
  *   interrupted: a step already taken is taken again as nothing (so a validator resuming
  *   after a restart, or racing another process, appends no item twice), and items are judged
  *   in reading order without a gap;
- * - review and publication as ./review.ts says.
+ * - a step of another round than the batch's is stale (its validator judged without the
+ *   mappings since) and is taken as nothing;
+ * - mappings as ./resolution.ts says; review and publication as ./review.ts says.
  */
 export const batchDecider: Decider<BatchCommand, BatchState, BatchEvent> = {
   initialState: initialBatchState,
@@ -50,16 +57,23 @@ export const batchDecider: Decider<BatchCommand, BatchState, BatchEvent> = {
     switch (command.type) {
       case "ReceiveBatch":
         return receive(command, state);
-      case "StartValidation":
-        return received(state).validation
+      case "StartValidation": {
+        const batch = received(state);
+        return batch.validation || command.round !== batch.round
           ? []
-          : [{ type: "BatchValidationStarted", data: { itemsTotal: command.itemsTotal } }];
+          : [{ type: "BatchValidationStarted", data: { itemsTotal: command.itemsTotal, ...roundOf(command) } }];
+      }
       case "JudgeItems":
         return judge(command, received(state));
       case "CompleteValidation": {
-        const { type: _, ...data } = command;
-        return received(state).validation?.completed ? [] : [{ type: "BatchValidated", data }];
+        const batch = received(state);
+        const { type: _, round: __, ...data } = command;
+        return batch.validation?.completed || command.round !== batch.round
+          ? []
+          : [{ type: "BatchValidated", data: { ...data, ...roundOf(command) } }];
       }
+      case "MapReferences":
+        return mapReferences(command, received(state));
       case "ReviewItems":
         return review(command, received(state));
       case "RecordPublication":
@@ -87,11 +101,15 @@ function received(state: BatchState): Batch {
   return state;
 }
 
+/** The first round is recorded as it always was, without one. */
+const roundOf = ({ round }: { round: number }) => (round === 0 ? {} : { round });
+
 function judge(command: JudgeItems, batch: Batch): BatchEvent[] {
+  if (command.round !== batch.round) return [];
   const validation = batch.validation;
   if (!validation) throw new Error("items judged before validation started");
   if (validation.completed || command.from < validation.itemsJudged) return [];
   if (command.from > validation.itemsJudged)
     throw new Error(`items from ${command.from} judged before those from ${validation.itemsJudged}`);
-  return [{ type: "BatchItemsJudged", data: { from: command.from, items: command.items } }];
+  return [{ type: "BatchItemsJudged", data: { from: command.from, items: command.items, ...roundOf(command) } }];
 }

@@ -47,6 +47,16 @@ export class BatchNotReviewable extends DomainError {
   readonly code = "BATCH_NOT_REVIEWABLE";
 }
 
+/** 409: reference mappings for a batch that is not staged (still validating, validated, rejected or published). */
+export class BatchNotStaged extends DomainError {
+  readonly code = "BATCH_NOT_STAGED";
+}
+
+/** 422: mappings that name no reference the batch must resolve, or a candidate that does not fit; the details say which. */
+export class MappingInvalid extends DomainError {
+  readonly code = "VALIDATION_FAILED";
+}
+
 /** 409: items named for review whose outcome is not `accepted`; the details name each. */
 export class ItemNotReviewable extends DomainError {
   readonly code = "ITEM_NOT_REVIEWABLE";

@@ -1,12 +1,12 @@
 import { type Account, mayWriteIn } from "../../../streams/account-state.js";
-import { BatchPublished, BatchReceived, batchCatalogue, batchStream, type Review } from "../../../streams/batch.js";
+import { BatchPublished, batchCatalogue, batchStream, type Review } from "../../../streams/batch.js";
 import type { Batch } from "../../../streams/batch-state.js";
 import { type FixtureEvent, recordingId } from "../../../streams/fixture.js";
 import type { FixtureState } from "../../../streams/fixture-state.js";
 import type { EventData } from "../../../streams/types.js";
 import { batchFacts } from "../../batches/facts.js";
 import { type JudgedItem, judgeBatch } from "../../batches/judge.js";
-import { packageIn } from "../../batches/package-files.js";
+import { batchPackage } from "../../batches/package-files.js";
 import type { Sql } from "../../db/database.js";
 import { DuplicateEventId, type EventStore, type RecordedEvent } from "../../event-store/port.js";
 import { MAX_EVENTS } from "../../submissions/schema.js";
@@ -152,8 +152,7 @@ function groupByFixture(approved: Map<number, Review>, again: Awaited<ReturnType
  * once), so publication sees what changed since validation.
  */
 async function judgedAgain(deps: Deps, history: RecordedEvent[], batch: Batch) {
-  const received = history.find((e) => e.type === BatchReceived.type);
-  const { read } = await packageIn(BatchReceived.schema.parse(received?.data).files);
+  const { read } = await batchPackage(history, batch);
   const facts = await batchFacts(deps, read, batch.competitionId);
   return { ...judgeBatch(read, facts), facts: facts.reference };
 }

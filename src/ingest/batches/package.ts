@@ -160,6 +160,11 @@ export type ReadPackage = {
   items: Item[];
   /** Faults outside any delivery: of the head, a fixture or an innings. */
   faults: Fault[];
+  /**
+   * The entity the batch's mappings chose for a reference, by the reference's path in the
+   * package (docs/batches.md, "Resolution"): none for a package just read.
+   */
+  mappings: ReadonlyMap<string, string>;
 };
 
 const located = (prefix: string) => (path: string[]) => ({
@@ -212,7 +217,14 @@ export function readPackage(body: unknown): ReadPackage {
   if (contractVersion === "1.1") faults.push(...fixtures.flatMap(versionFaults));
   markRepeats(items);
   const season = reference.optional().safeParse((body as Record<string, unknown> | null)?.season);
-  return { contractVersion, season: season.success ? season.data : undefined, fixtures, items, faults };
+  return {
+    contractVersion,
+    season: season.success ? season.data : undefined,
+    fixtures,
+    items,
+    faults,
+    mappings: new Map(),
+  };
 }
 
 /** 1.1 asks each fixture for its source id and a whole proposal, whose dates and outcome agree. */
