@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ITEM_OUTCOMES, REVIEW_DECISIONS } from "../../streams/batch.js";
+import { ITEM_OUTCOMES, REFERENCE_TYPES, REVIEW_DECISIONS } from "../../streams/batch.js";
 import { BATCH_STATUSES, type BatchView } from "../batches/queries.js";
 import { errorEnvelopeSchema } from "../http/errors.js";
 
@@ -164,7 +164,14 @@ export const batchItemSchema = z
       z
         .object({
           code: z.enum(["UNRESOLVED_REFERENCE", "AMBIGUOUS_REFERENCE"]),
-          referencePath: z.string().openapi({ example: "fixtures.0.innings.1.events.37.striker" }),
+          referencePath: z.string().openapi({
+            description: "Where the reference is (within the item's `file`): what a mapping names.",
+            example: "fixtures.0.innings.1.events.37.striker",
+          }),
+          referenceType: z.enum(REFERENCE_TYPES).optional().openapi({
+            description: "What it must name: a fixture of the competition, one of its seasons, or a participant.",
+            example: "participant",
+          }),
           column: z.string().optional().openapi({
             description: "The column of a CSV or XLSX package that holds the reference.",
             example: "striker",
@@ -174,7 +181,10 @@ export const batchItemSchema = z
             z.object({
               sourceId: z.string().openapi({ example: "app:participant:ba607b88" }),
               label: z.string().openapi({ example: "RG Sharma" }),
-              candidateReference: z.string().openapi({ description: "Opaque: what a reference mapping names." }),
+              candidateReference: z.string().openapi({
+                description: "Opaque: what a reference mapping names as its `candidate`.",
+                example: "cGFydGljaXBhbnQ6YmE2MDdiODg",
+              }),
             }),
           ),
           resolutionRequired: z.boolean(),

@@ -2,19 +2,22 @@ import { describe, expect, it } from "vitest";
 import { batchDecider } from "../../src/commands/batches/decide.js";
 import {
   BatchNotReviewable,
+  BatchNotStaged,
   ItemNotReviewable,
   ReviewIncomplete,
   ReviewInvalid,
   SelfReviewForbidden,
 } from "../../src/commands/batches/errors.js";
+import type { MapReferences } from "../../src/commands/batches/resolution.js";
 import type { RecordPublication, ReviewItems } from "../../src/commands/batches/review.js";
 import { type BatchEvent, batchCatalogue, type JudgedItemData } from "../../streams/batch.js";
 import { evolveBatch, initialBatchState } from "../../streams/batch-state.js";
 import { spec } from "../support/decider.js";
 
 /**
- * The batch decider's review and publication (docs/batches.md, "Review", "Publication"):
- * given a validated batch of four items (0 and 1 accepted, 2 rejected, 3 duplicate).
+ * The batch decider's resolution, review and publication (docs/batches.md, "Resolution",
+ * "Review", "Publication"): given a validated (or staged) batch of four items (0 and 1
+ * accepted, 2 rejected, 3 duplicate).
  */
 
 const SENDER = "submitter-1";
@@ -207,4 +210,72 @@ describe("recording a publication", () => {
       .given(decided)
       .when({ ...publishing([at(0)]), publisherAccountId: SENDER })
       .thenThrows(SelfReviewForbidden));
+});
+
+describe("mapping a staged batch's references", () => {
+  const mapping = (entityId = "player-7"): MapReferences => ({
+    type: "MapReferences",
+    mappings: [{ referencePath: "fixtures.0.innings.0.events.1.striker", referenceType: "participant", entityId }],
+    mappedByAccountId: SENDER,
+    mappedAt: AT,
+  });
+  const { type: _, ...mapped } = mapping();
+
+  it("records the mappings, and the batch is validated again in a new round", () => {
+    batches
+      .given(judged("staged"))
+      .when(mapping())
+      .thenEmits([event("BatchReferencesMapped", mapped)]);
+    const state = [...judged("staged"), event("BatchReferencesMapped", mapped)].reduce(
+      evolveBatch,
+      initialBatchState(),
+    );
+    expect(state).toMatchObject({ round: 1, validation: null });
+    expect(state?.mappings.get("fixtures.0.innings.0.events.1.striker")).toEqual({
+      referenceType: "participant",
+      entityId: "player-7",
+    });
+  });
+
+  it("takes mappings that already stand as nothing, and lets another choice replace one", () => {
+    const again = [...judged("staged"), event("BatchReferencesMapped", mapped), ...judged("staged").slice(1)];
+    batches.given(again).when(mapping()).thenEmits([]);
+    batches
+      .given(again)
+      .when(mapping("player-8"))
+      .thenEmits([
+        event("BatchReferencesMapped", { ...mapped, mappings: [{ ...mapped.mappings[0], entityId: "player-8" }] }),
+      ]);
+  });
+
+  it("refuses a batch that is not staged: validated, still validating, or published", () => {
+    batches.given(judged()).when(mapping()).thenThrows(BatchNotStaged);
+    batches.given(judged("staged").slice(0, 2)).when(mapping()).thenThrows(BatchNotStaged);
+    batches
+      .given([
+        ...judged(),
+        reviewed([0, 1]),
+        event("BatchPublished", { status: "published", published: [at(0), at(1)], refused: [] }),
+      ])
+      .when(mapping())
+      .thenThrows(BatchNotStaged);
+  });
+
+  it("takes a validation step of an earlier round as nothing: its validator judged without the mappings", () => {
+    const remapped = [...judged("staged"), event("BatchReferencesMapped", mapped)];
+    batches.given(remapped).when({ type: "StartValidation", round: 0, itemsTotal: 4 }).thenEmits([]);
+    batches
+      .given(remapped)
+      .when({ type: "StartValidation", round: 1, itemsTotal: 4 })
+      .thenEmits([event("BatchValidationStarted", { itemsTotal: 4, round: 1 })]);
+    const started = [...remapped, event("BatchValidationStarted", { itemsTotal: 4, round: 1 })];
+    batches
+      .given(started)
+      .when({ type: "JudgeItems", round: 0, from: 0, items: [item(0, "accepted")] })
+      .thenEmits([]);
+    batches
+      .given(started)
+      .when({ type: "CompleteValidation", round: 0, status: "validated", counts, faults: [] })
+      .thenEmits([]);
+  });
 });

@@ -247,6 +247,22 @@ describe("every operation, driven through the app", () => {
     const batch = `/api/v1/batches/${(sent.body as { data: { batchReference: string } }).data.batchReference}`;
     await new BatchValidator({ sql: api.db.sql, store: api.world.store, logger: createLogger("silent") }).drain();
     await api.world.catchUp();
+    // and one naming a striker nobody is called, staged until the administrator maps it
+    const unknownStriker = aPackageOf(fixture, validEvents(fixture, 1, { ordinal: 1 }), { ordinal: 1 });
+    const [staged] = (unknownStriker.fixtures as unknown as { innings: { events: Record<string, unknown>[] }[] }[])
+      .flatMap((f) => f.innings)
+      .flatMap((i) => i.events);
+    if (staged) staged.striker = { context: { name: "Nobody Atall" } };
+    const stagedSent = await sendBatch(api.api, unknownStriker, { token: requester.token });
+    await new BatchValidator({ sql: api.db.sql, store: api.world.store, logger: createLogger("silent") }).drain();
+    await api.world.catchUp();
+    const mapping = {
+      referencePath: "fixtures.0.innings.0.events.0.striker",
+      candidate: `app:participant:${fixture.innings[1]?.batting.players[0]?.id}`,
+    };
+    const stagedBatch = (stagedSent.body as { data: { batchReference: string } }).data.batchReference;
+    const mapped = await api.api.post(`/api/v1/batches/${stagedBatch}/mappings`, { mappings: [mapping] }, admin);
+    expect(mapped.status, mapped.text).toBe(202);
     const approval = { decision: "approved", items: "all", reason: "contract" };
     expect((await api.api.post(`${batch}/reviews`, approval, admin)).status).toBe(200);
     expect((await api.api.post(`${batch}/publication`, undefined, admin)).status).toBe(200);

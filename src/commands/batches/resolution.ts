@@ -20,15 +20,19 @@ export type MapReferences = { type: "MapReferences" } & EventData<typeof BatchRe
  * - otherwise they are recorded, and the batch is validated again with every mapping so far.
  */
 export function mapReferences(command: MapReferences, batch: Batch): BatchEvent[] {
-  const status = batch.validation?.completed ? batch.validation.status : "validating";
-  if (batch.published || status !== "staged")
-    throw new BatchNotStaged(
-      `Only a staged batch takes reference mappings; this one is ${batch.published ? "published" : status}`,
-    );
+  stagedOrRefused(batch);
   const { type: _, ...data } = command;
   const standing = data.mappings.every((m) => {
     const held = batch.mappings.get(m.referencePath);
     return held?.entityId === m.entityId && held.referenceType === m.referenceType;
   });
   return standing ? [] : [{ type: "BatchReferencesMapped", data }];
+}
+
+export function stagedOrRefused(batch: Batch): void {
+  const status = batch.validation?.completed ? batch.validation.status : "validating";
+  if (batch.published || status !== "staged")
+    throw new BatchNotStaged(
+      `Only a staged batch takes reference mappings; this one is ${batch.published ? "published" : status}`,
+    );
 }

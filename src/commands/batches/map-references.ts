@@ -1,0 +1,147 @@
+import { type Account, mayWriteIn } from "../../../streams/account-state.js";
+import { batchCatalogue, batchStream, REFERENCE_TYPES } from "../../../streams/batch.js";
+import type { Batch } from "../../../streams/batch-state.js";
+import { batchFacts } from "../../batches/facts.js";
+import { judgeBatch } from "../../batches/judge.js";
+import type { Requirement } from "../../batches/judged.js";
+import { batchPackage, type Locate } from "../../batches/package-files.js";
+import type { Sql } from "../../db/database.js";
+import type { EventStore } from "../../event-store/port.js";
+import type { ReadPackage } from "../../ingest/batches/package.js";
+import type { Problem } from "../errors.js";
+import { type CommandContext, type HandleResult, handleCommand, loadStream } from "../handle.js";
+import { batchDecider } from "./decide.js";
+import { BatchForbidden, MappingInvalid } from "./errors.js";
+import { type MapReferences, stagedOrRefused } from "./resolution.js";
+
+/**
+ * Reference mappings for a staged batch (docs/batches.md, "Resolution"): each names a
+ * reference the report lists as a requirement (its `referencePath`, and its item's `file`
+ * in a package of several) and the candidate chosen for it. They are checked against the
+ * package before anything is recorded: judged with them, every reference they name must
+ * resolve. Then the batch is validated again with them (the validator's next round).
+ */
+
+type ReferenceType = (typeof REFERENCE_TYPES)[number];
+
+/** One mapping as asked: where the reference is, as the report shows it, and what it should name. */
+export type MappingRequest = { referencePath: string; file?: string | undefined; candidate: string };
+
+type Deps = { store: EventStore; sql: Sql };
+
+/** The sender, or an administrator whose scope holds the batch's competition, while they may write in it. */
+export function mayResolve(account: Account, batch: { ownerAccountId: string; competitionId: string }): void {
+  const mine = account.accountId === batch.ownerAccountId || account.role === "admin";
+  if (!mine || !mayWriteIn(account, batch.competitionId))
+    throw new BatchForbidden("No batch of yours has this reference");
+}
+
+export async function mapBatchReferences(
+  deps: Deps,
+  { batchReference, account, mappings }: { batchReference: string; account: Account; mappings: MappingRequest[] },
+  context: CommandContext,
+): Promise<HandleResult> {
+  const stream = batchStream(batchReference);
+  const { history, state } = await loadStream(deps.store, batchCatalogue, stream, batchDecider);
+  if (!state) throw new BatchForbidden("No batch of yours has this reference");
+  mayResolve(account, state);
+  stagedOrRefused(state);
+  const { read, locate } = await batchPackage(history, state);
+  const chosen = await checked(deps, read, locate, state, mappings);
+  const command: MapReferences = {
+    type: "MapReferences",
+    mappings: chosen,
+    mappedByAccountId: account.accountId,
+    mappedAt: context.now.toISOString(),
+  };
+  return handleCommand(deps.store, batchCatalogue, stream, batchDecider, command, context);
+}
+
+/**
+ * The mappings by the package's own paths, each checked: it names a reference the batch
+ * must resolve, a candidate of the reference's type, and one the reference's scope holds (a
+ * batter in the batting side's squad, a fixture of the competition): judged with every
+ * mapping, the reference is resolved. 422 naming each that is not.
+ */
+async function checked(deps: Deps, read: ReadPackage, locate: Locate, batch: Batch, asked: MappingRequest[]) {
+  const open = requirementsByPlace(judgeBatch(read, await batchFacts(deps, read, batch.competitionId)), locate);
+  const problems: Problem[] = [];
+  const chosen = asked.flatMap((m, i) => {
+    const at = (field: string, code: string, message: string) => {
+      problems.push({ code, message, field: `mappings.${i}.${field}` });
+      return [];
+    };
+    const requirement = open.get(placeKey(m));
+    if (!requirement)
+      return at(
+        "referencePath",
+        "REQUIREMENT_NOT_FOUND",
+        `The batch has no reference to resolve at ${m.file === undefined ? "" : `${m.file}: `}${m.referencePath}`,
+      );
+    const candidate = candidateOf(m.candidate);
+    if (!candidate)
+      return at("candidate", "INVALID_FIELD", "Not a candidate reference nor an app:<type>:<id> source id");
+    if (candidate.type !== requirement.type)
+      return at(
+        "candidate",
+        "MAPPING_TYPE_MISMATCH",
+        `The reference names a ${requirement.type}; the candidate is a ${candidate.type}`,
+      );
+    return [{ index: i, referencePath: requirement.path, referenceType: candidate.type, entityId: candidate.id }];
+  });
+  if (problems.length > 0)
+    throw new MappingInvalid("Mappings name no reference to resolve; nothing was recorded", problems);
+
+  const mappings = new Map(read.mappings);
+  for (const m of chosen) mappings.set(m.referencePath, m.entityId);
+  const mapped = { ...read, mappings };
+  const still = requirementsByPath(judgeBatch(mapped, await batchFacts(deps, mapped, batch.competitionId)));
+  const unfit = chosen.flatMap((m) =>
+    still.has(m.referencePath)
+      ? [
+          {
+            code: "MAPPING_NOT_APPLICABLE",
+            message: `app:${m.referenceType}:${m.entityId} is not one this reference can name (its squad, the competition's fixtures or seasons hold no such ${m.referenceType})`,
+            field: `mappings.${m.index}.candidate`,
+          },
+        ]
+      : [],
+  );
+  if (unfit.length > 0) throw new MappingInvalid("Mappings do not fit their references; nothing was recorded", unfit);
+  return chosen.map(({ index: _, ...m }) => m);
+}
+
+type Open = { path: string; type: ReferenceType };
+type Judged = { items: { requirements: Requirement[] }[] };
+
+/** Where the report shows a reference: its file (of several) and its path there. */
+const placeKey = ({ file, referencePath }: { file?: string | undefined; referencePath: string }) =>
+  `${file ?? ""}\u0000${referencePath}`;
+
+/** The references still to resolve by the package's own paths. */
+const requirementsByPath = ({ items }: Judged) =>
+  new Set(items.flatMap((item) => item.requirements.map((r) => r.referencePath)));
+
+/** The references still to resolve, by where the report shows them, with their paths in the package. */
+function requirementsByPlace({ items }: Judged, locate: Locate): Map<string, Open> {
+  const open = new Map<string, Open>();
+  for (const item of items)
+    for (const r of item.requirements) {
+      const { path, file } = locate(r.referencePath);
+      // A judgement made now records every requirement's type; only stored ones may lack it.
+      open.set(placeKey({ file, referencePath: path }), {
+        path: r.referencePath,
+        type: r.referenceType as ReferenceType,
+      });
+    }
+  return open;
+}
+
+/** A candidate reference from a requirement's candidates, or a canonical `app:<type>:<id>` source id. */
+function candidateOf(text: string): { type: ReferenceType; id: string } | undefined {
+  const named = text.startsWith("app:") ? text.slice(4) : Buffer.from(text, "base64url").toString("utf8");
+  const [type, ...rest] = named.split(":");
+  const id = rest.join(":");
+  const known = REFERENCE_TYPES.find((t) => t === type);
+  return known && id.length > 0 && id.length <= 200 ? { type: known, id } : undefined;
+}

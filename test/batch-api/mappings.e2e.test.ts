@@ -1,0 +1,260 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BatchValidator } from "../../src/batches/validator.js";
+import { createLogger } from "../../src/http/logging.js";
+import { batchStream } from "../../streams/batch.js";
+import { expectError, expectUnauthorized, type Person } from "../support/account-api.js";
+import { type ApiBatch, aManifest, aPackageOf, type Part, sendBatch, sendParts } from "../support/batches.js";
+import type { FixtureBuilder } from "../support/cricket-builders.js";
+import { openSubmissionApi, type SubmissionApi, type SubmittedEvent, validEvents } from "../support/submissions.js";
+
+/**
+ * Resolution of a staged batch through HTTP: references validation could not resolve (a
+ * name nobody in the squad goes by, a name two of them go by, a fixture the competition
+ * does not know by that source id) are mapped by the sender or an administrator, each
+ * mapping checked against the package before anything is recorded, and the batch is
+ * validated again with them.
+ */
+
+type Requirement = {
+  code: string;
+  referencePath: string;
+  referenceType?: string;
+  candidates: { sourceId: string; label: string; candidateReference: string }[];
+};
+type Item = { ordinal: number; file?: string; outcome: string; requirements: Requirement[] };
+type Report = { data: Item[]; summary: { status: string; rules: { code: string; count: number }[] } };
+type PackageEvents = { innings: { events: Record<string, unknown>[] }[] }[];
+
+let api: SubmissionApi;
+let validator: BatchValidator;
+beforeAll(async () => {
+  api = await openSubmissionApi();
+  validator = new BatchValidator({ sql: api.db.sql, store: api.world.store, logger: createLogger("silent") });
+}, 60_000);
+afterAll(() => api?.close());
+
+const WHERE = "fixtures.0.innings.0.events";
+
+/** A name the given people also go by. */
+const alsoCalled = (name: string, ...participantIds: string[]) =>
+  api.world.given({
+    events: () =>
+      participantIds.map((participantId) => ({
+        id: randomUUID(),
+        stream: `participant-${participantId}`,
+        type: "ParticipantNameAdded",
+        data: { participantId, name },
+      })),
+  });
+
+/**
+ * A package of four deliveries whose second striker is named by a name two of the batting
+ * side go by (ambiguous) and whose third by a name nobody does (unresolved); sent by a
+ * submitter of the competition and validated: staged.
+ */
+async function aStagedBatch() {
+  const fixture = await api.aFixtureToSubmitTo();
+  const submitter = await api.aSubmitter(api.admin, fixture.season.competition.id);
+  const events = validEvents(fixture, 4);
+  const [, second, third] = events as [SubmittedEvent, SubmittedEvent, SubmittedEvent];
+  const batters = fixture.innings[0]?.batting.players ?? [];
+  const twin = batters.find((p) => p.id !== second.strikerId && p.id !== second.nonStrikerId);
+  const shared = `Shared Name ${randomUUID().slice(0, 6)}`;
+  await alsoCalled(shared, second.strikerId, twin?.id as string);
+  const body = aPackageOf(fixture, events);
+  const packageEvents = (body.fixtures as unknown as PackageEvents)[0]?.innings[0]?.events ?? [];
+  packageEvents[1] = { ...packageEvents[1], striker: { context: { name: shared } } };
+  packageEvents[2] = { ...packageEvents[2], striker: { context: { name: "Nobody Atall" } } };
+  const batch = await validated(body, submitter);
+  return { fixture, submitter, batch, second, third, path: `/api/v1/batches/${batch.batchReference}` };
+}
+
+async function validated(
+  body: unknown,
+  submitter: Person,
+  send = (b: unknown, token: string) => sendBatch(api.api, b, { token }),
+): Promise<ApiBatch> {
+  const res = await send(body, submitter.token);
+  expect(res.status, res.text).toBe(202);
+  await validator.drain();
+  await api.world.catchUp();
+  return statusOf((res.body as { data: ApiBatch }).data.batchReference, submitter);
+}
+
+async function statusOf(batchReference: string, by: Person): Promise<ApiBatch> {
+  const res = await api.api.get(`/api/v1/batches/${batchReference}`, { token: by.token });
+  expect(res.status, res.text).toBe(200);
+  return (res.body as { data: ApiBatch }).data;
+}
+
+async function reportOf(path: string, by: Person): Promise<Report> {
+  const res = await api.api.get(`${path}/report`, { token: by.token });
+  expect(res.status, res.text).toBe(200);
+  return res.body as Report;
+}
+
+const map = (path: string, mappings: unknown[], by: Person) =>
+  api.api.post(`${path}/mappings`, { mappings }, { token: by.token });
+const revisionOf = async (batchReference: string) =>
+  (await api.world.store.readStream(batchStream(batchReference))).length;
+
+describe("mapping a staged batch's references", () => {
+  it("resolves an ambiguous and an unresolved person, then validates the batch again", async () => {
+    const { submitter, batch, second, third, path } = await aStagedBatch();
+    expect(batch).toMatchObject({ status: "staged", counts: { accepted: 2, unresolved: 2 } });
+    const before = await reportOf(path, submitter);
+    const [ambiguous] = before.data[1]?.requirements ?? [];
+    expect(ambiguous).toMatchObject({
+      code: "AMBIGUOUS_REFERENCE",
+      referencePath: `${WHERE}.1.striker`,
+      referenceType: "participant",
+    });
+    expect(ambiguous?.candidates).toHaveLength(2);
+    expect(before.data[2]?.requirements).toEqual([
+      expect.objectContaining({ code: "UNRESOLVED_REFERENCE", referencePath: `${WHERE}.2.striker`, candidates: [] }),
+    ]);
+    const chosen = ambiguous?.candidates.find((c) => c.sourceId === `app:participant:${second.strikerId}`);
+
+    const res = await map(
+      path,
+      [
+        { referencePath: `${WHERE}.1.striker`, candidate: chosen?.candidateReference },
+        { referencePath: `${WHERE}.2.striker`, candidate: `app:participant:${third.strikerId}` },
+      ],
+      submitter,
+    );
+    expect(res.status, res.text).toBe(202);
+    expect((res.body as { data: ApiBatch }).data.status).toBe("validating");
+    await validator.drain();
+    await api.world.catchUp();
+
+    expect(await statusOf(batch.batchReference, submitter)).toMatchObject({
+      status: "validated",
+      progress: { itemsDone: 4, itemsTotal: 4 },
+      counts: { accepted: 4, unresolved: 0 },
+    });
+    const after = await reportOf(path, submitter);
+    expect(after.data.map((i) => [i.outcome, i.requirements.length])).toEqual(Array(4).fill(["accepted", 0]));
+    expect(after.summary.rules).toEqual([]);
+    const types = (await api.world.store.readStream(batchStream(batch.batchReference))).map((e) => e.type);
+    expect(types.slice(types.indexOf("BatchReferencesMapped"))).toEqual([
+      "BatchReferencesMapped",
+      "BatchValidationStarted",
+      "BatchItemsJudged",
+      "BatchValidated",
+    ]);
+    // a validated batch takes no more mappings
+    expectError(
+      await map(path, [{ referencePath: `${WHERE}.1.striker`, candidate: chosen?.candidateReference }], submitter),
+      409,
+      "BATCH_NOT_STAGED",
+    );
+  });
+
+  it("refuses a mapping that names no requirement, an unreadable candidate, one of another type or outside the squad, and records nothing", async () => {
+    const { fixture, submitter, batch, third, path } = await aStagedBatch();
+    const bowler = fixture.innings[0]?.bowling.players[0]?.id as string;
+    const revision = await revisionOf(batch.batchReference);
+    const refused = await map(
+      path,
+      [
+        { referencePath: `${WHERE}.0.striker`, candidate: `app:participant:${third.strikerId}` },
+        { referencePath: `${WHERE}.2.striker`, candidate: "not a reference at all" },
+        { referencePath: `${WHERE}.2.striker`, candidate: `app:season:${fixture.season.id}` },
+      ],
+      submitter,
+    );
+    expectError(refused, 422, "VALIDATION_FAILED");
+    const details = (refused.body as { error: { details: { code: string; field: string }[] } }).error.details;
+    expect(details.map((d) => [d.code, d.field])).toEqual([
+      ["REQUIREMENT_NOT_FOUND", "mappings.0.referencePath"],
+      ["INVALID_FIELD", "mappings.1.candidate"],
+      ["MAPPING_TYPE_MISMATCH", "mappings.2.candidate"],
+    ]);
+    // a fielder of the other side is no striker of this innings
+    const outside = await map(
+      path,
+      [{ referencePath: `${WHERE}.2.striker`, candidate: `app:participant:${bowler}` }],
+      submitter,
+    );
+    expectError(outside, 422, "VALIDATION_FAILED");
+    expect((outside.body as { error: { details: { code: string; field: string }[] } }).error.details).toEqual([
+      expect.objectContaining({ code: "MAPPING_NOT_APPLICABLE", field: "mappings.0.candidate" }),
+    ]);
+    expectError(await map(path, [], submitter), 422, "VALIDATION_FAILED");
+    expect(await revisionOf(batch.batchReference)).toBe(revision);
+    expect(await statusOf(batch.batchReference, submitter)).toMatchObject({ status: "staged" });
+  });
+
+  it("maps a fixture the competition does not know by the package's source id", async () => {
+    const fixture = await api.aFixtureToSubmitTo();
+    const submitter = await api.aSubmitter(api.admin, fixture.season.competition.id);
+    const body = aPackageOf(fixture, validEvents(fixture, 2));
+    const unknown = { ...(body.fixtures[0] as unknown as object), sourceId: "cricsheet:fixture:999999" };
+    const batch = await validated({ ...body, fixtures: [unknown] }, submitter);
+    expect(batch.status).toBe("staged");
+    const path = `/api/v1/batches/${batch.batchReference}`;
+    const res = await map(path, [{ referencePath: "fixtures.0", candidate: `app:fixture:${fixture.id}` }], submitter);
+    expect(res.status, res.text).toBe(202);
+    await validator.drain();
+    await api.world.catchUp();
+    expect(await statusOf(batch.batchReference, submitter)).toMatchObject({
+      status: "validated",
+      counts: { accepted: 2 },
+    });
+  });
+
+  it("names a reference of a package of several files by its file and its path there", async () => {
+    const fixture: FixtureBuilder = await api.aFixtureToSubmitTo();
+    const submitter = await api.aSubmitter(api.admin, fixture.season.competition.id);
+    const events = validEvents(fixture, 3);
+    const { fixtures, ...head } = aPackageOf(fixture, events);
+    const packageEvents = (fixtures as unknown as PackageEvents)[0]?.innings[0]?.events ?? [];
+    packageEvents[0] = { ...packageEvents[0], bowler: { context: { name: "Nobody Atall" } } };
+    const parts: Part[] = [
+      { path: "a.json", content: JSON.stringify({ fixtures: [] }) },
+      { path: "weeks/b.json", content: JSON.stringify({ fixtures }) },
+    ];
+    const batch = await validated(aManifest(head, parts), submitter, (body, token) =>
+      sendParts(api.api, body, parts, { token }),
+    );
+    const path = `/api/v1/batches/${batch.batchReference}`;
+    const report = await reportOf(path, submitter);
+    expect(report.data[0]).toMatchObject({ file: "weeks/b.json", outcome: "unresolved" });
+    const candidate = `app:participant:${events[0]?.bowlerId}`;
+    const referencePath = `${WHERE}.0.bowler`;
+    // the path alone names nothing: a.json has no such reference
+    expect((await map(path, [{ referencePath, file: "a.json", candidate }], submitter)).status).toBe(422);
+    const res = await map(path, [{ referencePath, file: "weeks/b.json", candidate }], submitter);
+    expect(res.status, res.text).toBe(202);
+    await validator.drain();
+    await api.world.catchUp();
+    expect((await statusOf(batch.batchReference, submitter)).status).toBe("validated");
+  });
+
+  it("is the sender's or an administrator's: another submitter, a viewer, an API key and no token are refused", async () => {
+    const { fixture, batch, third, path } = await aStagedBatch();
+    const mapping = [{ referencePath: `${WHERE}.2.striker`, candidate: `app:participant:${third.strikerId}` }];
+    const other = await api.aSubmitter(api.admin, fixture.season.competition.id);
+    const viewer = await api.signIn();
+    const revision = await revisionOf(batch.batchReference);
+    expectError(await map(path, mapping, other), 403, "FORBIDDEN");
+    expectError(await map(path, mapping, viewer), 403, "FORBIDDEN");
+    expectUnauthorized(await api.api.post(`${path}/mappings`, { mappings: mapping }));
+    const consumer = await api.api.post(
+      "/api/v1/admin/api-consumers",
+      { name: "Fantasy XI" },
+      { token: api.admin.token },
+    );
+    expect(consumer.status, consumer.text).toBe(201);
+    const { apiKey } = (consumer.body as { data: { apiKey: string } }).data;
+    expectUnauthorized(
+      await api.api.post(`${path}/mappings`, { mappings: mapping }, { headers: { "x-api-key": apiKey } }),
+    );
+    expect(await revisionOf(batch.batchReference)).toBe(revision);
+    // an administrator (every competition is in an administrator's scope) may
+    const res = await map(path, mapping, api.admin);
+    expect(res.status, res.text).toBe(202);
+  });
+});
