@@ -7,8 +7,10 @@ export type Batch = {
   ownerAccountId: string;
   competitionId: string;
   checksum: string;
-  /** The validation under way or done: 0 first, one more after each mapping of references. */
+  /** The validation under way or done: 0 first, one more after each mapping or resubmission. */
   round: number;
+  /** The replacement the sender sent for an item, by its ordinal: the latest stands. */
+  replacements: Map<number, Record<string, unknown>>;
   /** The entity each mapped reference names, by its path in the package. */
   mappings: Map<string, { referenceType: (typeof REFERENCE_TYPES)[number]; entityId: string }>;
   /** null until the round's validation begins; then how far it has come, and the status it ended in. */
@@ -42,6 +44,7 @@ export function evolveBatch(state: BatchState, event: BatchEvent): BatchState {
       competitionId,
       checksum,
       round: 0,
+      replacements: new Map(),
       mappings: new Map(),
       validation: null,
       outcomes: [],
@@ -69,6 +72,15 @@ export function evolveBatch(state: BatchState, event: BatchEvent): BatchState {
       const mappings = new Map(state.mappings);
       for (const { referencePath, ...named } of event.data.mappings) mappings.set(referencePath, named);
       return { ...state, mappings, round: state.round + 1, validation: null };
+    }
+    case "BatchItemsResubmitted": {
+      const replacements = new Map(state.replacements);
+      const reviews = new Map(state.reviews);
+      for (const { ordinal, event: replacement } of event.data.items) {
+        replacements.set(ordinal, replacement);
+        reviews.delete(ordinal);
+      }
+      return { ...state, replacements, reviews, round: state.round + 1, validation: null };
     }
     case "BatchItemsReviewed": {
       const { ordinals, ...review } = event.data;

@@ -124,7 +124,8 @@ export type JudgedItemData = z.infer<typeof judgedItem>;
 
 /**
  * Which validation of the batch a step belongs to: 0 for the first, one more after each
- * mapping of references (a batch is validated again with them). Absent means 0.
+ * mapping of references or resubmission of items (a batch is validated again with them).
+ * Absent means 0.
  */
 const round = z.number().int().min(0).optional();
 
@@ -192,6 +193,25 @@ export const BatchReferencesMapped = defineEvent({
   }),
 });
 
+/**
+ * The batch's sender sent replacements for items that cannot be published as they are
+ * (rejected by validation or by a reviewer, or conflicting): each a delivery in the
+ * package's shape, in the place of the item of that ordinal. The batch is validated again
+ * with them, a new round; a replaced item's review no longer stands.
+ */
+export const BatchItemsResubmitted = defineEvent({
+  type: "BatchItemsResubmitted",
+  category: "batch",
+  version: 1,
+  schema: z.strictObject({
+    items: z
+      .array(z.strictObject({ ordinal: z.number().int().min(0), event: z.record(z.string(), z.unknown()) }))
+      .min(1),
+    resubmittedByAccountId: id,
+    resubmittedAt: z.iso.datetime({ offset: true }),
+  }),
+});
+
 export const REVIEW_DECISIONS = ["approved", "rejected"] as const;
 
 /** What a reviewer says of items, and why: the reason is recorded with every item it covers. */
@@ -250,6 +270,7 @@ export const batchEvents = [
   BatchItemsJudged,
   BatchValidated,
   BatchReferencesMapped,
+  BatchItemsResubmitted,
   BatchItemsReviewed,
   BatchPublished,
 ] as const;

@@ -20,7 +20,7 @@ import { collectionSchema, cursorParam, DEFAULT_LIMIT, keysetPage, limitParam } 
 import { accountLimit } from "../http/rate-limits.js";
 import type { Intake } from "../ingest/batches/intake.js";
 import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
-import { registerMappings } from "./mappings.js";
+import { registerAmendments } from "./amendments.js";
 import { packageOf } from "./package-body.js";
 import { registerReports } from "./reports.js";
 import { registerReviews } from "./reviews.js";
@@ -285,7 +285,7 @@ export function registerBatches(app: Router, deps: AppDependencies) {
   });
 
   registerReports(app, deps);
-  registerMappings(app, deps);
+  registerAmendments(app, deps);
   registerReviews(app, deps);
 
   app.openapi(readRoute, async (c) =>

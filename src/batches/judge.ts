@@ -2,7 +2,13 @@ import type { FixtureState } from "../../streams/fixture-state.js";
 import { sameState } from "../../streams/fixture-state.js";
 import type { Problem } from "../commands/errors.js";
 import type { Fault, Item, ReadFixture, ReadPackage } from "../ingest/batches/package.js";
-import { ledgerDelivery, MAX_EVENTS, SCHEMA_VERSION, type SubmittedEvent } from "../submissions/schema.js";
+import {
+  ledgerDelivery,
+  MAX_EVENTS,
+  SCHEMA_VERSION,
+  type SubmittedEvent,
+  submissionOrder,
+} from "../submissions/schema.js";
 import { checkSubmission, type ReferenceFacts } from "../submissions/validate.js";
 import {
   type CorrectionTarget,
@@ -148,10 +154,8 @@ export function judgeBatch(read: ReadPackage, facts: BatchFacts): Judgement {
 
   for (const [fixtureId, group] of toCheck) {
     const fixtureFacts = facts.byFixture.get(fixtureId) as FixtureFacts;
-    // A submission lists an innings in its order; in a package, array position is never order.
-    const ordered = group.toSorted(
-      (a, b) => a.event.inningsId.localeCompare(b.event.inningsId) || a.event.sequenceNumber - b.event.sequenceNumber,
-    );
+    // In a package, array position is never order.
+    const ordered = group.toSorted((a, b) => submissionOrder(a.event, b.event));
     for (const part of chunks(ordered, MAX_EVENTS)) checkDeliveries(fixtureId, part, fixtureFacts, facts.reference);
   }
   // A reference still to resolve (the season's, with the fixture found) outweighs what the ledger says.

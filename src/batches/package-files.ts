@@ -25,25 +25,31 @@ type PartLocate = (path: string) => Omit<Place, "path" | "file"> | undefined;
 
 /**
  * The package of a batch as its stream says it now: the files it was received with, read,
- * with the references its mappings chose.
+ * with the items its sender resubmitted in their places and the references its mappings chose.
  */
 export async function batchPackage(
   history: readonly RecordedEvent[],
   batch: Batch,
 ): Promise<{ read: ReadPackage; locate: Locate }> {
   const received = history.find((e) => e.type === BatchReceived.type);
-  const { read, locate } = await packageIn(BatchReceived.schema.parse(received?.data).files);
+  const { read, locate } = await packageIn(BatchReceived.schema.parse(received?.data).files, batch.replacements);
   const mappings = new Map([...batch.mappings].map(([path, { entityId }]) => [path, entityId]));
   return { read: { ...read, mappings }, locate };
 }
 
-export async function packageIn(files: readonly ReceivedFile[]): Promise<{ read: ReadPackage; locate: Locate }> {
+export async function packageIn(
+  files: readonly ReceivedFile[],
+  replacements: ReadonlyMap<number, unknown> = new Map(),
+): Promise<{ read: ReadPackage; locate: Locate }> {
   const [first, ...parts] = files;
   if (!first) return { read: readPackage(undefined), locate: (path) => ({ path }) };
   if (first.name !== MANIFEST_NAME || parts.length === 0) {
     const { part, locate } = await partOf(first);
     const body = part.head ? { ...part.head, fixtures: part.fixtures } : jsonOf(first);
-    return { read: withFaults(readPackage(body), part), locate: (path) => ({ path, ...locate(path) }) };
+    return {
+      read: withFaults(readPackage(body, replacements), part, replacements),
+      locate: (path) => ({ path, ...locate(path) }),
+    };
   }
   const { files: _, ...head } = jsonOf(first) as Record<string, unknown>;
   const origins: { file: string; index: number; locate: PartLocate }[] = [];
@@ -65,7 +71,10 @@ export async function packageIn(files: readonly ReceivedFile[]): Promise<{ read:
     const own = `fixtures.${origin.index}${match?.[2] ?? ""}`;
     return { path: own, file: origin.file, ...origin.locate(own) };
   };
-  return { read: withFaults(readPackage({ ...head, fixtures: whole.fixtures }), whole), locate };
+  return {
+    read: withFaults(readPackage({ ...head, fixtures: whole.fixtures }, replacements), whole, replacements),
+    locate,
+  };
 }
 
 /**
@@ -91,9 +100,10 @@ async function partOf(file: ReceivedFile, head?: Record<string, unknown>): Promi
   }
 }
 
-/** The faults only a table has, among the package's: the header's, and each row's on its item. */
-function withFaults(read: ReadPackage, part: Part): ReadPackage {
-  for (const item of read.items) item.faults.push(...(part.rowFaults.get(item.path) ?? []));
+/** The faults only a table has, among the package's: the header's, and each row's on its item (a replaced item's row is no longer read). */
+function withFaults(read: ReadPackage, part: Part, replacements: ReadonlyMap<number, unknown>): ReadPackage {
+  for (const item of read.items)
+    if (!replacements.has(item.ordinal)) item.faults.push(...(part.rowFaults.get(item.path) ?? []));
   return { ...read, faults: [...part.faults, ...read.faults] };
 }
 

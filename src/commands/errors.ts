@@ -31,6 +31,10 @@ export type DomainErrorCode =
   | "BATCH_NOT_REVIEWABLE"
   /** Reference mappings for a batch that is not staged. */
   | "BATCH_NOT_STAGED"
+  /** Replacements for a batch that is still validating or is published. */
+  | "BATCH_NOT_RESUBMITTABLE"
+  /** Replacements for items that can be published as they are. */
+  | "ITEM_NOT_RESUBMITTABLE"
   /** Items named for review that validation did not accept. */
   | "ITEM_NOT_REVIEWABLE"
   /** Publication asked for while accepted items wait for a decision. */

@@ -1,5 +1,6 @@
 import {
   BatchItemsJudged,
+  BatchItemsResubmitted,
   BatchItemsReviewed,
   BatchPublished,
   BatchReceived,
@@ -191,12 +192,16 @@ export const batches = defineProjector({
       await recountRules(tx, rows);
       return recount(tx, rows);
     },
-    [BatchReferencesMapped.type]: (tx, events) => {
-      const rows = events.map((e) => ({ batch_reference: streamEntityId(e.streamId), at: e.metadata.occurredAt }));
-      return tx`
-        update batch b set status = 'validating', items_done = 0, updated_at = r.at
-        from jsonb_to_recordset(${json(tx, rows)}) as r(batch_reference uuid, at timestamptz)
-        where b.batch_reference = r.batch_reference`;
+    [BatchReferencesMapped.type]: (tx, events) => nextRound(tx, events),
+    [BatchItemsResubmitted.type]: async (tx, events) => {
+      // A replaced item's review no longer stands; until it is judged again the report shows it as it was.
+      for (const e of events)
+        await tx`
+          update batch_item set review = null
+          where batch_reference = ${streamEntityId(e.streamId)}::uuid
+            and ordinal = any(${e.data.items.map((i) => i.ordinal)}::int[])`;
+      await recountReviews(tx, events);
+      return nextRound(tx, events);
     },
     [BatchItemsReviewed.type]: async (tx, events) => {
       // In log order: a later decision on an item replaces the earlier one, replayed or not.
@@ -207,16 +212,7 @@ export const batches = defineProjector({
           update batch_item set review = ${json(tx, review)}
           where batch_reference = ${streamEntityId(e.streamId)}::uuid and ordinal = any(${ordinals}::int[])`;
       }
-      const touched = events.map((e) => ({ batch_reference: streamEntityId(e.streamId), at: e.metadata.occurredAt }));
-      return tx`
-        update batch b set approved = c.approved, disapproved = c.disapproved, updated_at = greatest(b.updated_at, t.at)
-        from jsonb_to_recordset(${json(tx, touched)}) as t(batch_reference uuid, at timestamptz)
-        cross join lateral (
-          select count(*) filter (where review->>'decision' = 'approved')::int as approved,
-            count(*) filter (where review->>'decision' = 'rejected')::int as disapproved
-          from batch_item i where i.batch_reference = t.batch_reference
-        ) c
-        where b.batch_reference = t.batch_reference`;
+      return recountReviews(tx, events);
     },
     [BatchPublished.type]: async (tx, events) => {
       const items = events.flatMap((e) => [
@@ -263,6 +259,29 @@ function advanceRevisions(tx: Tx, events: readonly RecordedEvent[]) {
     update batch b set revision = r.revision
     from jsonb_to_recordset(${json(tx, rows)}) as r(batch_reference uuid, revision integer)
     where b.batch_reference = r.batch_reference and b.revision < r.revision`;
+}
+
+/** A new round of validation begins: the batch is validating again, none of the round's items judged yet. */
+function nextRound(tx: Tx, events: readonly RecordedEvent[]) {
+  const rows = events.map((e) => ({ batch_reference: streamEntityId(e.streamId), at: e.metadata.occurredAt }));
+  return tx`
+    update batch b set status = 'validating', items_done = 0, updated_at = r.at
+    from jsonb_to_recordset(${json(tx, rows)}) as r(batch_reference uuid, at timestamptz)
+    where b.batch_reference = r.batch_reference`;
+}
+
+/** Accepted items by the decision standing on them, in the batches touched. */
+function recountReviews(tx: Tx, events: readonly RecordedEvent[]) {
+  const touched = events.map((e) => ({ batch_reference: streamEntityId(e.streamId), at: e.metadata.occurredAt }));
+  return tx`
+    update batch b set approved = c.approved, disapproved = c.disapproved, updated_at = greatest(b.updated_at, t.at)
+    from jsonb_to_recordset(${json(tx, touched)}) as t(batch_reference uuid, at timestamptz)
+    cross join lateral (
+      select count(*) filter (where review->>'decision' = 'approved')::int as approved,
+        count(*) filter (where review->>'decision' = 'rejected')::int as disapproved
+      from batch_item i where i.batch_reference = t.batch_reference
+    ) c
+    where b.batch_reference = t.batch_reference`;
 }
 
 /** Each rule broken in the batches touched, with how many items (or package faults) broke it: counted again whole, as a round replaces items. */

@@ -147,6 +147,14 @@ export const submittedEventSchema = z
   .openapi("SubmittedEvent");
 export type SubmittedEvent = z.infer<typeof submittedEventSchema>;
 
+/**
+ * The order a submission lists deliveries in: by innings, then by sequence. Deliveries
+ * gathered in another order (a package's array positions, a batch's approvals) are sorted
+ * by it before the submission's checks, which take any other order as out of sequence.
+ */
+export const submissionOrder = (a: SubmittedEvent, b: SubmittedEvent) =>
+  a.inningsId.localeCompare(b.inningsId) || a.sequenceNumber - b.sequenceNumber;
+
 const schemaVersion = z
   .literal(SCHEMA_VERSION, {
     error: (issue) => (issue.input === undefined ? REQUIRED : `Only schemaVersion ${SCHEMA_VERSION} is supported`),

@@ -123,4 +123,15 @@ describe("publishing a batch's approved items into a fixture", () => {
     const after = [...given, ...first.map((e) => fixtureCatalogue.event(e) as FixtureEvent)];
     publish.given(after).when(command).thenEmits([]);
   });
+
+  it("publishes new deliveries in their innings' order, whatever order the approvals came in", () => {
+    // approved one at a time, the later ball first
+    const command = publishing([
+      { ordinal: 1, review, event: fourth },
+      { ordinal: 0, review, event: third },
+    ]);
+    const plan = planPublication(command, given.reduce(publishItems.evolve, publishItems.initialState()));
+    expect(plan.refused).toEqual([]);
+    expect(plan.published.map((p) => p.eventId)).toEqual([third.eventId, fourth.eventId]);
+  });
 });

@@ -8,10 +8,16 @@ import { headerRefs } from "../../src/http/response-headers.js";
 import { apiRoutes } from "../../src/http/routes.js";
 import type { Person } from "../support/account-api.js";
 import { testApp } from "../support/app.js";
-import { aPackage, aPackageOf, sendBatch } from "../support/batches.js";
+import { aPackage, aPackageOf, packageEventOf, sendBatch } from "../support/batches.js";
 import { contractClient } from "../support/contract.js";
 import type { FixtureBuilder } from "../support/cricket-builders.js";
-import { openSubmissionApi, type SubmissionApi, submission, validEvents } from "../support/submissions.js";
+import {
+  openSubmissionApi,
+  type SubmissionApi,
+  type SubmittedEvent,
+  submission,
+  validEvents,
+} from "../support/submissions.js";
 
 type Operation = {
   "x-implementation-status": string;
@@ -254,6 +260,10 @@ describe("every operation, driven through the app", () => {
       .flatMap((i) => i.events);
     if (staged) staged.striker = { context: { name: "Nobody Atall" } };
     const stagedSent = await sendBatch(api.api, unknownStriker, { token: requester.token });
+    // and one whose only delivery is rejected, replaced by its sender
+    const [wrong] = validEvents(fixture, 1, { ordinal: 1 });
+    const misLabelled = aPackageOf(fixture, [{ ...(wrong as SubmittedEvent), ballNumber: "9.1" }], { ordinal: 1 });
+    const rejectedSent = await sendBatch(api.api, misLabelled, { token: requester.token });
     await new BatchValidator({ sql: api.db.sql, store: api.world.store, logger: createLogger("silent") }).drain();
     await api.world.catchUp();
     const mapping = {
@@ -263,6 +273,14 @@ describe("every operation, driven through the app", () => {
     const stagedBatch = (stagedSent.body as { data: { batchReference: string } }).data.batchReference;
     const mapped = await api.api.post(`/api/v1/batches/${stagedBatch}/mappings`, { mappings: [mapping] }, admin);
     expect(mapped.status, mapped.text).toBe(202);
+    const rejectedBatch = (rejectedSent.body as { data: { batchReference: string } }).data.batchReference;
+    const replacement = { ordinal: 0, event: packageEventOf(fixture, wrong as SubmittedEvent) };
+    const resubmitted = await api.api.post(
+      `/api/v1/batches/${rejectedBatch}/resubmissions`,
+      { items: [replacement] },
+      requester,
+    );
+    expect(resubmitted.status, resubmitted.text).toBe(202);
     const approval = { decision: "approved", items: "all", reason: "contract" };
     expect((await api.api.post(`${batch}/reviews`, approval, admin)).status).toBe(200);
     expect((await api.api.post(`${batch}/publication`, undefined, admin)).status).toBe(200);

@@ -3,7 +3,7 @@ import { type Batch, type BatchState, evolveBatch, initialBatchState } from "../
 import type { EventData } from "../../../streams/types.js";
 import type { Decider } from "../handle.js";
 import { IdempotencyKeyReused } from "./errors.js";
-import { type MapReferences, mapReferences } from "./resolution.js";
+import { type MapReferences, mapReferences, type ResubmitItems, resubmitItems } from "./resolution.js";
 import { type RecordPublication, type ReviewItems, recordPublication, review } from "./review.js";
 
 /** A package as intake read it: its competition already resolved, its bytes as they came. */
@@ -33,6 +33,7 @@ export type BatchCommand =
   | JudgeItems
   | CompleteValidation
   | MapReferences
+  | ResubmitItems
   | ReviewItems
   | RecordPublication;
 
@@ -74,6 +75,8 @@ export const batchDecider: Decider<BatchCommand, BatchState, BatchEvent> = {
       }
       case "MapReferences":
         return mapReferences(command, received(state));
+      case "ResubmitItems":
+        return resubmitItems(command, received(state));
       case "ReviewItems":
         return review(command, received(state));
       case "RecordPublication":

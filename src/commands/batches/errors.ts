@@ -57,6 +57,21 @@ export class MappingInvalid extends DomainError {
   readonly code = "VALIDATION_FAILED";
 }
 
+/** 409: replacements for a batch still validating or already published. */
+export class BatchNotResubmittable extends DomainError {
+  readonly code = "BATCH_NOT_RESUBMITTABLE";
+}
+
+/** 409: replacements for items that can be published as they are (accepted and not rejected in review, duplicate, unresolved); the details name each. */
+export class ItemNotResubmittable extends DomainError {
+  readonly code = "ITEM_NOT_RESUBMITTABLE";
+}
+
+/** 422: replacements naming an item the batch has not, or one item twice. */
+export class ResubmissionInvalid extends DomainError {
+  readonly code = "VALIDATION_FAILED";
+}
+
 /** 409: items named for review whose outcome is not `accepted`; the details name each. */
 export class ItemNotReviewable extends DomainError {
   readonly code = "ITEM_NOT_REVIEWABLE";

@@ -1,7 +1,7 @@
 import type { Review } from "../../../streams/batch.js";
 import { type DeliveryState, type FixtureEvent, recordDelivery } from "../../../streams/fixture.js";
 import { evolveFixture, type FixtureState, initialFixtureState, sameState } from "../../../streams/fixture-state.js";
-import { ledgerDelivery, SCHEMA_VERSION, type SubmittedEvent } from "../../submissions/schema.js";
+import { ledgerDelivery, SCHEMA_VERSION, type SubmittedEvent, submissionOrder } from "../../submissions/schema.js";
 import { checkCorrection, checkSubmission, type ReferenceFacts } from "../../submissions/validate.js";
 import type { Problem } from "../errors.js";
 import type { DecidedEvent, Decider } from "../handle.js";
@@ -53,7 +53,10 @@ export function planPublication(command: PublishItems, fixture: FixtureState): P
   });
   // Checked on a copy the accepted items are folded into, so each later check sees them.
   const scratch = structuredClone(fixture);
-  const fresh = pending.filter((item) => item.correctsEventId === undefined);
+  // Approvals come in the order reviewers gave them: a submission lists deliveries in its own.
+  const fresh = pending
+    .filter((item) => item.correctsEventId === undefined)
+    .sort((a, b) => submissionOrder(a.event, b.event));
   for (const item of acceptedDeliveries(command, fresh, scratch, plan)) {
     const data = {
       ...ledgerDelivery(item.event),

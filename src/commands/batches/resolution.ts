@@ -1,12 +1,13 @@
-import type { BatchEvent, BatchReferencesMapped } from "../../../streams/batch.js";
+import type { BatchEvent, BatchItemsResubmitted, BatchReferencesMapped } from "../../../streams/batch.js";
 import type { Batch } from "../../../streams/batch-state.js";
 import type { EventData } from "../../../streams/types.js";
-import { BatchNotStaged } from "./errors.js";
+import { BatchNotResubmittable, BatchNotStaged, ItemNotResubmittable, ResubmissionInvalid } from "./errors.js";
 
 /**
- * Resolution of a staged batch's references, as the batch stream decides it
- * (docs/batches.md, "Resolution"). Pure: which references the mappings name, and that each
- * fits its path, were checked against the package before (./map-references.ts).
+ * Resolution of a batch, as its stream decides it (docs/batches.md, "Resolution" and
+ * "Resubmission"): the references of a staged batch mapped, and items that cannot be
+ * published replaced by its sender. Pure: which references the mappings name, and that
+ * each fits its path, were checked against the package before (./amendments.ts).
  */
 
 /** Mappings of references, each by its path in the package, to the entity chosen for it. */
@@ -35,4 +36,59 @@ export function stagedOrRefused(batch: Batch): void {
     throw new BatchNotStaged(
       `Only a staged batch takes reference mappings; this one is ${batch.published ? "published" : status}`,
     );
+}
+
+/** Replacements for items, by ordinal, each a delivery in the package's shape. */
+export type ResubmitItems = { type: "ResubmitItems" } & EventData<typeof BatchItemsResubmitted>;
+
+/**
+ * Requirements of a resubmission:
+ * - only the batch's sender resubmits (checked before: ./amendments.ts);
+ * - the batch is judged (validated, staged or rejected by validation) and not published:
+ *   one still validating has not said what is wrong, a published one is closed (409
+ *   BATCH_NOT_RESUBMITTABLE);
+ * - each ordinal names an item of the batch, once (422);
+ * - each item cannot be published as it is: rejected or conflicting in validation, or
+ *   rejected by a reviewer; any other is 409 ITEM_NOT_RESUBMITTABLE naming each (an
+ *   accepted item waits for review, a duplicate is published already, an unresolved one is
+ *   mapped);
+ * - the replacements are recorded, each replaced item's review no longer stands, and the
+ *   batch is validated again.
+ */
+export function resubmitItems(command: ResubmitItems, batch: Batch): BatchEvent[] {
+  const status = batch.validation?.completed ? batch.validation.status : "validating";
+  if (batch.published || status === "validating")
+    throw new BatchNotResubmittable(
+      `Items are resubmitted once the batch is judged and until it is published; this one is ${batch.published ? "published" : status}`,
+    );
+  const ordinals = command.items.map((i) => i.ordinal);
+  const unknown = ordinals.flatMap((o, i) =>
+    o >= batch.outcomes.length
+      ? [{ code: "ITEM_NOT_FOUND", message: `The batch has no item ${o}`, field: `items.${i}.ordinal` }]
+      : ordinals.indexOf(o) < i
+        ? [{ code: "DUPLICATE_ITEM", message: `Item ${o} is replaced once a request`, field: `items.${i}.ordinal` }]
+        : [],
+  );
+  if (unknown.length > 0) throw new ResubmissionInvalid("Items named for resubmission are not in the batch", unknown);
+  const kept = ordinals.flatMap((o, i) => {
+    const outcome = batch.outcomes[o];
+    const rejected =
+      outcome === "rejected" || outcome === "conflicting" || batch.reviews.get(o)?.decision === "rejected";
+    return rejected
+      ? []
+      : [
+          {
+            code: "ITEM_NOT_RESUBMITTABLE",
+            message: `Item ${o} is ${outcome}${batch.reviews.has(o) ? " and approved" : ""}: only rejected or conflicting items are replaced`,
+            field: `items.${i}.ordinal`,
+          },
+        ];
+  });
+  if (kept.length > 0)
+    throw new ItemNotResubmittable(
+      "Only items that cannot be published as they are are replaced; nothing was recorded",
+      kept,
+    );
+  const { type: _, ...data } = command;
+  return [{ type: "BatchItemsResubmitted", data }];
 }

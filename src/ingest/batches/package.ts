@@ -180,8 +180,9 @@ const list = (value: unknown, key: string): unknown[] => {
 /**
  * Reads a package level by level, so that one malformed event is one rejected item and a
  * malformed fixture rejects only its own deliveries: every fault is found in one pass.
+ * `replacements` (the batch's resubmitted items, by ordinal) are read in their items' places.
  */
-export function readPackage(body: unknown): ReadPackage {
+export function readPackage(body: unknown, replacements: ReadonlyMap<number, unknown> = new Map()): ReadPackage {
   const top = head.safeParse(body);
   const faults = top.success ? [] : faultsOf(top.error, "");
   const fixtures: ReadFixture[] = [];
@@ -198,7 +199,7 @@ export function readPackage(body: unknown): ReadPackage {
       read.innings.push(inn.success ? inn.data : undefined);
       list(rawInnings, "events").forEach((rawEvent, k) => {
         const path = `${inningsAt}.events.${k}`;
-        const e = event.safeParse(rawEvent);
+        const e = event.safeParse(replacements.get(items.length) ?? rawEvent);
         items.push({
           ordinal: items.length,
           path,

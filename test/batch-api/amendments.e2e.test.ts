@@ -4,16 +4,24 @@ import { BatchValidator } from "../../src/batches/validator.js";
 import { createLogger } from "../../src/http/logging.js";
 import { batchStream } from "../../streams/batch.js";
 import { expectError, expectUnauthorized, type Person } from "../support/account-api.js";
-import { type ApiBatch, aManifest, aPackageOf, type Part, sendBatch, sendParts } from "../support/batches.js";
+import {
+  type ApiBatch,
+  aManifest,
+  aPackageOf,
+  type Part,
+  packageEventOf,
+  sendBatch,
+  sendParts,
+} from "../support/batches.js";
 import type { FixtureBuilder } from "../support/cricket-builders.js";
 import { openSubmissionApi, type SubmissionApi, type SubmittedEvent, validEvents } from "../support/submissions.js";
 
 /**
- * Resolution of a staged batch through HTTP: references validation could not resolve (a
- * name nobody in the squad goes by, a name two of them go by, a fixture the competition
+ * What may change in a judged batch, through HTTP. References validation could not resolve
+ * (a name nobody in the squad goes by, a name two of them go by, a fixture the competition
  * does not know by that source id) are mapped by the sender or an administrator, each
- * mapping checked against the package before anything is recorded, and the batch is
- * validated again with them.
+ * mapping checked against the package before anything is recorded; items that cannot be
+ * published are replaced by the sender. Either way the batch is validated again.
  */
 
 type Requirement = {
@@ -22,7 +30,14 @@ type Requirement = {
   referenceType?: string;
   candidates: { sourceId: string; label: string; candidateReference: string }[];
 };
-type Item = { ordinal: number; file?: string; outcome: string; requirements: Requirement[] };
+type Item = {
+  ordinal: number;
+  file?: string;
+  eventId: string | null;
+  outcome: string;
+  requirements: Requirement[];
+  review: { decision: string } | null;
+};
 type Report = { data: Item[]; summary: { status: string; rules: { code: string; count: number }[] } };
 type PackageEvents = { innings: { events: Record<string, unknown>[] }[] }[];
 
@@ -256,5 +271,119 @@ describe("mapping a staged batch's references", () => {
     // an administrator (every competition is in an administrator's scope) may
     const res = await map(path, mapping, api.admin);
     expect(res.status, res.text).toBe(202);
+  });
+});
+
+describe("resubmitting items that cannot be published", () => {
+  /** Four deliveries, the third with a ball label of another over: validated, item 2 rejected. */
+  async function aValidatedBatch() {
+    const fixture = await api.aFixtureToSubmitTo();
+    const submitter = await api.aSubmitter(api.admin, fixture.season.competition.id);
+    const events = validEvents(fixture, 4);
+    const body = aPackageOf(fixture, events);
+    const packageEvents = (body.fixtures as unknown as PackageEvents)[0]?.innings[0]?.events ?? [];
+    packageEvents[2] = { ...packageEvents[2], ballLabel: "9.1" };
+    const batch = await validated(body, submitter);
+    return { fixture, submitter, events, batch, path: `/api/v1/batches/${batch.batchReference}` };
+  }
+  const review = (path: string, items: number[], decision: string) =>
+    api.api.post(`${path}/reviews`, { decision, items, reason: "Checked" }, { token: api.admin.token });
+  const resubmit = (path: string, items: unknown[], by: Person) =>
+    api.api.post(`${path}/resubmissions`, { items }, { token: by.token });
+
+  it("replaces an item validation rejected and one a reviewer rejected; they are judged again in their places and published", async () => {
+    const { fixture, submitter, events, batch, path } = await aValidatedBatch();
+    expect(batch).toMatchObject({ status: "validated", counts: { accepted: 3, rejected: 1 } });
+    expect((await review(path, [0, 3], "approved")).status).toBe(200);
+    expect((await review(path, [1], "rejected")).status).toBe(200);
+
+    const [, second, third] = events as [SubmittedEvent, SubmittedEvent, SubmittedEvent];
+    const fixedSecond = { ...second, eventId: randomUUID(), runs: { offBat: 2, extras: 0, total: 2 } };
+    const res = await resubmit(
+      path,
+      [
+        { ordinal: 2, event: packageEventOf(fixture, third) },
+        { ordinal: 1, event: packageEventOf(fixture, fixedSecond) },
+      ],
+      submitter,
+    );
+    expect(res.status, res.text).toBe(202);
+    expect((res.body as { data: ApiBatch }).data.status).toBe("validating");
+    await validator.drain();
+    await api.world.catchUp();
+
+    expect(await statusOf(batch.batchReference, submitter)).toMatchObject({
+      status: "validated",
+      counts: { accepted: 4, rejected: 0 },
+      // the replaced item's rejection no longer stands; the others' approvals do
+      review: { approved: 2, rejected: 0, undecided: 2 },
+    });
+    const report = await reportOf(path, submitter);
+    expect(report.data.map((i) => [i.ordinal, i.outcome, i.eventId, i.review?.decision ?? null])).toEqual([
+      [0, "accepted", events[0]?.eventId, "approved"],
+      [1, "accepted", fixedSecond.eventId, null],
+      [2, "accepted", third.eventId, null],
+      [3, "accepted", events[3]?.eventId, "approved"],
+    ]);
+
+    expect((await review(path, [1, 2], "approved")).status).toBe(200);
+    const published = await api.api.post(`${path}/publication`, undefined, { token: api.admin.token });
+    expect(published.status, published.text).toBe(200);
+    expect((published.body as { data: { status: string; published: number } }).data).toMatchObject({
+      status: "published",
+      published: 4,
+    });
+    const ledger = await api.publicEvents(fixture.id);
+    expect(ledger.map((e) => e.eventId)).toEqual([
+      events[0]?.eventId,
+      fixedSecond.eventId,
+      third.eventId,
+      events[3]?.eventId,
+    ]);
+    expect(ledger[1]?.runs).toEqual({ offBat: 2, extras: 0, total: 2 });
+    expectError(
+      await resubmit(path, [{ ordinal: 1, event: packageEventOf(fixture, second) }], submitter),
+      409,
+      "BATCH_NOT_RESUBMITTABLE",
+    );
+  });
+
+  it("refuses items that can be published as they are, or that the batch has not, and anyone but the sender; records nothing", async () => {
+    const { fixture, submitter, events, batch, path } = await aValidatedBatch();
+    const event = packageEventOf(fixture, events[2] as SubmittedEvent);
+    const revision = await revisionOf(batch.batchReference);
+    const kept = await resubmit(
+      path,
+      [
+        { ordinal: 0, event },
+        { ordinal: 2, event },
+      ],
+      submitter,
+    );
+    expectError(kept, 409, "ITEM_NOT_RESUBMITTABLE");
+    expect((kept.body as { error: { details: { field: string }[] } }).error.details.map((d) => d.field)).toEqual([
+      "items.0.ordinal",
+    ]);
+    const unknown = await resubmit(
+      path,
+      [
+        { ordinal: 9, event },
+        { ordinal: 2, event },
+        { ordinal: 2, event },
+      ],
+      submitter,
+    );
+    expectError(unknown, 422, "VALIDATION_FAILED");
+    expect((unknown.body as { error: { details: { code: string; field: string }[] } }).error.details).toEqual([
+      expect.objectContaining({ code: "ITEM_NOT_FOUND", field: "items.0.ordinal" }),
+      expect.objectContaining({ code: "DUPLICATE_ITEM", field: "items.2.ordinal" }),
+    ]);
+    expectError(await resubmit(path, [{ ordinal: 2, event: "not a delivery" }], submitter), 422, "VALIDATION_FAILED");
+    const other = await api.aSubmitter(api.admin, fixture.season.competition.id);
+    const viewer = await api.signIn();
+    for (const person of [api.admin, other, viewer])
+      expectError(await resubmit(path, [{ ordinal: 2, event }], person), 403, "FORBIDDEN");
+    expectUnauthorized(await api.api.post(`${path}/resubmissions`, { items: [{ ordinal: 2, event }] }));
+    expect(await revisionOf(batch.batchReference)).toBe(revision);
   });
 });

@@ -12,14 +12,17 @@ import type { Problem } from "../errors.js";
 import { type CommandContext, type HandleResult, handleCommand, loadStream } from "../handle.js";
 import { batchDecider } from "./decide.js";
 import { BatchForbidden, MappingInvalid } from "./errors.js";
-import { type MapReferences, stagedOrRefused } from "./resolution.js";
+import { type MapReferences, type ResubmitItems, stagedOrRefused } from "./resolution.js";
 
 /**
- * Reference mappings for a staged batch (docs/batches.md, "Resolution"): each names a
- * reference the report lists as a requirement (its `referencePath`, and its item's `file`
- * in a package of several) and the candidate chosen for it. They are checked against the
- * package before anything is recorded: judged with them, every reference they name must
- * resolve. Then the batch is validated again with them (the validator's next round).
+ * What may change in a judged batch before publication (docs/batches.md, "Resolution" and
+ * "Resubmission"), each change validated again in the validator's next round:
+ *
+ * - reference mappings for a staged batch: each names a reference the report lists as a
+ *   requirement (its `referencePath`, and its item's `file` in a package of several) and
+ *   the candidate chosen for it. They are checked against the package before anything is
+ *   recorded: judged with them, every reference they name must resolve;
+ * - replacements its sender sends for items that cannot be published as they are.
  */
 
 type ReferenceType = (typeof REFERENCE_TYPES)[number];
@@ -34,6 +37,30 @@ export function mayResolve(account: Account, batch: { ownerAccountId: string; co
   const mine = account.accountId === batch.ownerAccountId || account.role === "admin";
   if (!mine || !mayWriteIn(account, batch.competitionId))
     throw new BatchForbidden("No batch of yours has this reference");
+}
+
+/** Only the batch's sender replaces its items, while they may send for its competition. */
+function mayResubmit(account: Account, batch: { ownerAccountId: string; competitionId: string }): void {
+  if (account.accountId !== batch.ownerAccountId || !mayWriteIn(account, batch.competitionId))
+    throw new BatchForbidden("Only the batch's sender resubmits its items");
+}
+
+export async function resubmitBatchItems(
+  { store }: Deps,
+  { batchReference, account, items }: { batchReference: string; account: Account; items: ResubmitItems["items"] },
+  context: CommandContext,
+): Promise<HandleResult> {
+  const stream = batchStream(batchReference);
+  const { state } = await loadStream(store, batchCatalogue, stream, batchDecider);
+  if (!state) throw new BatchForbidden("No batch of yours has this reference");
+  mayResubmit(account, state);
+  const command: ResubmitItems = {
+    type: "ResubmitItems",
+    items,
+    resubmittedByAccountId: account.accountId,
+    resubmittedAt: context.now.toISOString(),
+  };
+  return handleCommand(store, batchCatalogue, stream, batchDecider, command, context);
 }
 
 export async function mapBatchReferences(

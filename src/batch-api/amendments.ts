@@ -1,0 +1,166 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { Account } from "../../streams/account-state.js";
+import { visibleTo } from "../batches/access.js";
+import { findBatch } from "../batches/queries.js";
+import { mapBatchReferences, resubmitBatchItems } from "../commands/batches/amendments.js";
+import type { CommandContext, HandleResult } from "../commands/handle.js";
+import { implemented, type Router } from "../http/api.js";
+import type { AppDependencies } from "../http/app.js";
+import { application, bearerSecurity, callerOf, commandContext, settled } from "../http/authentication.js";
+import { errorEnvelopeSchema } from "../http/errors.js";
+import { readModels } from "../read-api/params.js";
+import { batchReferenceParams, batchSchema, toApi, unseenBatch } from "./schemas.js";
+
+/**
+ * What may change in a judged batch before publication (docs/batches.md, "Resolution" and
+ * "Resubmission"): its sender or an administrator chooses what each unresolved or ambiguous
+ * reference of a staged batch names; its sender replaces items that cannot be published as
+ * they are. Either way the batch is validated again, asynchronously.
+ */
+
+const mappingRequestSchema = z
+  .strictObject({
+    mappings: z
+      .array(
+        z.strictObject({
+          referencePath: z.string().min(1).max(300).openapi({
+            description: "A requirement's `referencePath`, as the report shows it.",
+            example: "fixtures.0.innings.1.events.37.striker",
+          }),
+          file: z.string().min(1).max(255).optional().openapi({
+            description: "The `file` of the report item holding the requirement, in a package of several files.",
+            example: "week-3.json",
+          }),
+          candidate: z.string().min(1).max(300).openapi({
+            description:
+              "A `candidateReference` of the requirement, or any entity of its type as `app:<type>:<id>` (a reference with no candidate has none to copy).",
+            example: "app:participant:ba607b88",
+          }),
+        }),
+      )
+      .min(1)
+      .max(500),
+  })
+  .openapi("BatchReferenceMappings");
+
+const mapRoute = createRoute({
+  method: "post",
+  path: "/api/v1/batches/{batchReference}/mappings",
+  tags: ["Batches"],
+  operationId: "mapBatchReferences",
+  summary: "Choose what a staged batch's unresolved or ambiguous references name",
+  description:
+    "Maps references the report lists as requirements (`UNRESOLVED_REFERENCE`, `AMBIGUOUS_REFERENCE`) of a `staged` batch, each to a candidate of its type. Each is checked against the package first: it must name a requirement, a candidate of the reference's type (a fixture, season or participant), and one its scope holds (a batter in the batting side's squad, a fixture or season of the batch's competition); any that does not is refused and nothing is recorded. The mappings are then recorded on the batch's stream, and the batch is validated again with every mapping so far, asynchronously: the answer shows it `validating`, and its status and report follow as its items are judged again. A later mapping of a reference replaces the earlier one. The batch's sender (while it may send for the competition) or an administrator in its competition scope; anyone else is refused as for a batch they cannot see.",
+  ...implemented,
+  security: bearerSecurity,
+  request: {
+    params: batchReferenceParams,
+    body: { required: true, content: { "application/json": { schema: mappingRequestSchema } } },
+  },
+  responses: {
+    202: {
+      description: "Recorded: the batch, being validated again",
+      content: { "application/json": { schema: z.object({ data: batchSchema }) } },
+    },
+    ...unseenBatch,
+    409: {
+      description:
+        "BATCH_NOT_STAGED: the batch is not staged (still validating, validated, rejected or published); nothing was recorded.",
+      content: { "application/json": { schema: errorEnvelopeSchema } },
+    },
+    422: {
+      description:
+        "VALIDATION_FAILED: the body is malformed, or a mapping names no requirement of the batch (REQUIREMENT_NOT_FOUND on `mappings.N.referencePath`), a candidate that is unreadable (INVALID_FIELD), of another type (MAPPING_TYPE_MISMATCH) or outside the reference's scope (MAPPING_NOT_APPLICABLE on `mappings.N.candidate`); nothing was recorded.",
+      content: { "application/json": { schema: errorEnvelopeSchema } },
+    },
+  },
+});
+
+const resubmissionRequestSchema = z
+  .strictObject({
+    items: z
+      .array(
+        z.strictObject({
+          ordinal: z
+            .number()
+            .int()
+            .min(0)
+            .openapi({ description: "The report ordinal of the item replaced.", example: 37 }),
+          event: z.record(z.string(), z.unknown()).openapi({
+            description:
+              "The replacement: a delivery in the package's shape (docs/batches.md, \"The package\"), judged in the item's place, in its fixture and innings.",
+          }),
+        }),
+      )
+      .min(1)
+      .max(1000),
+  })
+  .openapi("BatchResubmission");
+
+const resubmitRoute = createRoute({
+  method: "post",
+  path: "/api/v1/batches/{batchReference}/resubmissions",
+  tags: ["Batches"],
+  operationId: "resubmitBatchItems",
+  summary: "Replace items of a batch that cannot be published as they are",
+  description:
+    "The batch's sender sends replacements for items rejected by validation or by a reviewer, or conflicting, each a delivery in the package's shape for the item of that ordinal: it takes the item's place (its fixture and innings, its ordinal in the report) and is validated like the rest, asynchronously, in the batch's next round of validation; the answer shows the batch `validating`. A replaced item's review no longer stands: it is reviewed again once accepted. Only its sender, while they may send for the batch's competition; anyone else is refused as for a batch they cannot see.",
+  ...implemented,
+  security: bearerSecurity,
+  request: {
+    params: batchReferenceParams,
+    body: { required: true, content: { "application/json": { schema: resubmissionRequestSchema } } },
+  },
+  responses: {
+    202: {
+      description: "Recorded: the batch, being validated again",
+      content: { "application/json": { schema: z.object({ data: batchSchema }) } },
+    },
+    ...unseenBatch,
+    409: {
+      description:
+        "BATCH_NOT_RESUBMITTABLE: the batch is still validating or is published. ITEM_NOT_RESUBMITTABLE: an item named can be published as it is (accepted and not rejected in review, a duplicate, or unresolved: map its references), each named in the details; nothing was recorded.",
+      content: { "application/json": { schema: errorEnvelopeSchema } },
+    },
+    422: {
+      description:
+        "VALIDATION_FAILED: the body is malformed, or names an ordinal the batch has not (ITEM_NOT_FOUND) or one twice (DUPLICATE_ITEM), on `items.N.ordinal`; nothing was recorded.",
+      content: { "application/json": { schema: errorEnvelopeSchema } },
+    },
+  },
+});
+
+export function registerAmendments(app: Router, deps: AppDependencies) {
+  const sql = readModels(deps);
+  /** Records a change of the batch as `change` says, and answers the batch as its read model then shows it. */
+  const amend = async (
+    c: Context,
+    reference: string,
+    change: (batchReference: string, account: Account, context: CommandContext) => Promise<HandleResult>,
+  ) => {
+    const { account } = callerOf(c);
+    const batch = visibleTo(account, await findBatch(sql(), reference));
+    const services = application(deps);
+    const outcome = await change(batch.batchReference, account, { ...commandContext(c), actor: account.accountId });
+    await settled(services, outcome, ["batches"]);
+    return toApi((await findBatch(sql(), batch.batchReference)) ?? batch);
+  };
+  const stores = () => ({ store: application(deps).store, sql: sql() });
+
+  app.openapi(mapRoute, async (c) => {
+    const { mappings } = c.req.valid("json");
+    const data = await amend(c, c.req.valid("param").batchReference, (batchReference, account, context) =>
+      mapBatchReferences(stores(), { batchReference, account, mappings }, context),
+    );
+    return c.json({ data }, 202);
+  });
+
+  app.openapi(resubmitRoute, async (c) => {
+    const { items } = c.req.valid("json");
+    const data = await amend(c, c.req.valid("param").batchReference, (batchReference, account, context) =>
+      resubmitBatchItems(stores(), { batchReference, account, items }, context),
+    );
+    return c.json({ data }, 202);
+  });
+}
