@@ -73,6 +73,11 @@ export function evolveBatch(state: BatchState, event: BatchEvent): BatchState {
       for (const { referencePath, ...named } of event.data.mappings) mappings.set(referencePath, named);
       return { ...state, mappings, round: state.round + 1, validation: null };
     }
+    case "BatchFixtureCreated": {
+      const mappings = new Map(state.mappings);
+      mappings.set(event.data.referencePath, { referenceType: "fixture", entityId: event.data.fixtureId });
+      return { ...state, mappings, round: state.round + 1, validation: null };
+    }
     case "BatchItemsResubmitted": {
       const replacements = new Map(state.replacements);
       const reviews = new Map(state.reviews);

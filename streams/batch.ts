@@ -194,6 +194,24 @@ export const BatchReferencesMapped = defineEvent({
 });
 
 /**
+ * An administrator made a canonical fixture of a staged 1.1 batch's fixture the
+ * competition did not have, from its proposal: the fixture the reference at
+ * `referencePath` (`fixtures.N`) now names, and who made it. Like a mapping of the
+ * reference to it, the batch is validated again (a new round).
+ */
+export const BatchFixtureCreated = defineEvent({
+  type: "BatchFixtureCreated",
+  category: "batch",
+  version: 1,
+  schema: z.strictObject({
+    referencePath: z.string().regex(/^fixtures\.\d+$/),
+    fixtureId: id,
+    createdByAccountId: id,
+    createdAt: z.iso.datetime({ offset: true }),
+  }),
+});
+
+/**
  * The batch's sender sent replacements for items that cannot be published as they are
  * (rejected by validation or by a reviewer, or conflicting): each a delivery in the
  * package's shape, in the place of the item of that ordinal. The batch is validated again
@@ -270,6 +288,7 @@ export const batchEvents = [
   BatchItemsJudged,
   BatchValidated,
   BatchReferencesMapped,
+  BatchFixtureCreated,
   BatchItemsResubmitted,
   BatchItemsReviewed,
   BatchPublished,

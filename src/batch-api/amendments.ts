@@ -4,12 +4,14 @@ import type { Account } from "../../streams/account-state.js";
 import { visibleTo } from "../batches/access.js";
 import { findBatch } from "../batches/queries.js";
 import { mapBatchReferences, resubmitBatchItems } from "../commands/batches/amendments.js";
+import { makeCanonicalFixture, recordCanonicalFixture } from "../commands/batches/canonical-fixtures.js";
 import type { CommandContext, HandleResult } from "../commands/handle.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { application, bearerSecurity, callerOf, commandContext, settled } from "../http/authentication.js";
 import { errorEnvelopeSchema } from "../http/errors.js";
 import { readModels } from "../read-api/params.js";
+import { FIXTURE_READ_MODELS } from "../submission-api/submissions.js";
 import { batchReferenceParams, batchSchema, toApi, unseenBatch } from "./schemas.js";
 
 /**
@@ -131,6 +133,72 @@ const resubmitRoute = createRoute({
   },
 });
 
+const canonicalFixtureRoute = createRoute({
+  method: "post",
+  path: "/api/v1/batches/{batchReference}/canonical-fixtures",
+  tags: ["Batches"],
+  operationId: "createCanonicalFixture",
+  summary: "Make the fixture a staged 1.1 batch names but the competition does not have",
+  description:
+    "For a fixture of a `staged` 1.1 batch that the competition has none of (its requirement `UNRESOLVED_REFERENCE` on `fixtures.N`): checks the package's fixture again and makes the canonical fixture from its context and proposal (dates, match type, team type, gender, balls per over, outcome, source version and revision), in the batch's competition, its season and teams as they already exist, its innings as the package's innings say (each batting team one of the two), its squads everyone its deliveries name (found among those who have played for the team, else everyone; a substitute fielder is in no squad); no venue, as the proposal names none. Teams, participants and seasons must exist already: any that does not, or that several match, is a 422 naming each. Then the batch records the fixture for the reference (who made it, for which batch and reference path) and is validated again with it, asynchronously. Publishes no delivery. A fixture from a Cricsheet source (`cricsheet:fixture:<match>`) takes the id the Cricsheet importer gives that match, so a later import revises it. Repeating the request after the fixture was made records it for the batch again. An administrator in the batch's competition scope.",
+  ...implemented,
+  security: bearerSecurity,
+  request: {
+    params: batchReferenceParams,
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z
+            .strictObject({
+              referencePath: z.string().min(1).max(300).openapi({
+                description: "The fixture's requirement `referencePath` (`fixtures.N`), as the report shows it.",
+                example: "fixtures.0",
+              }),
+              file: z.string().min(1).max(255).optional().openapi({
+                description: "The `file` of the report items of that fixture, in a package of several files.",
+                example: "week-3.json",
+              }),
+            })
+            .openapi("CanonicalFixtureRequest"),
+        },
+      },
+    },
+  },
+  responses: {
+    201: {
+      description: "Made: the fixture, and the batch being validated again",
+      headers: { Location: { description: "The fixture's path.", schema: { type: "string" } } },
+      content: {
+        "application/json": {
+          schema: z.object({
+            data: z
+              .object({
+                fixtureId: z.string().openapi({ example: "2b1f6c1e-0c53-5b0d-9c64-5d8a0f6c2e71" }),
+                links: z.object({
+                  fixture: z.string().openapi({ example: "/api/v1/fixtures/2b1f6c1e-0c53-5b0d-9c64-5d8a0f6c2e71" }),
+                }),
+                batch: batchSchema,
+              })
+              .openapi("CanonicalFixture"),
+          }),
+        },
+      },
+    },
+    ...unseenBatch,
+    409: {
+      description:
+        "BATCH_NOT_STAGED: the batch is not staged. EVENT_CONFLICT: a fixture of this source id exists in another competition. Nothing was recorded.",
+      content: { "application/json": { schema: errorEnvelopeSchema } },
+    },
+    422: {
+      description:
+        "VALIDATION_FAILED: the body is malformed; the batch has no fixture to resolve there (REQUIREMENT_NOT_FOUND) or several match it (REFERENCE_AMBIGUOUS: map it); or the fixture cannot be made: not a 1.1 fixture with its proposal (PROPOSAL_REQUIRED), faults of its own (FIXTURE_INVALID), or a season, team, batting team, winner or participant that does not exist or is ambiguous (SEASON_REQUIRED, SEASON_UNRESOLVED, TEAM_UNRESOLVED, TEAM_AMBIGUOUS, DUPLICATE_TEAM, BATTING_TEAM_UNRESOLVED, INNINGS_REPEATED, WINNER_UNRESOLVED, PARTICIPANT_UNRESOLVED, PARTICIPANT_AMBIGUOUS…), each at its path in the package; nothing was recorded.",
+      content: { "application/json": { schema: errorEnvelopeSchema } },
+    },
+  },
+});
+
 export function registerAmendments(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
   /** Records a change of the batch as `change` says, and answers the batch as its read model then shows it. */
@@ -154,6 +222,20 @@ export function registerAmendments(app: Router, deps: AppDependencies) {
       mapBatchReferences(stores(), { batchReference, account, mappings }, context),
     );
     return c.json({ data }, 202);
+  });
+
+  app.openapi(canonicalFixtureRoute, async (c) => {
+    const request = c.req.valid("json");
+    let fixtureId = "";
+    const batch = await amend(c, c.req.valid("param").batchReference, async (batchReference, account, context) => {
+      const made = await makeCanonicalFixture(stores(), { batchReference, account, request }, context);
+      fixtureId = made.fixtureId;
+      // The batch is judged again with the fixture only once its read models show it.
+      await settled(application(deps), made.result, FIXTURE_READ_MODELS);
+      return recordCanonicalFixture(stores(), { batchReference, account, ...made }, context);
+    });
+    const fixture = `/api/v1/fixtures/${fixtureId}`;
+    return c.json({ data: { fixtureId, links: { fixture }, batch } }, 201, { Location: fixture });
   });
 
   app.openapi(resubmitRoute, async (c) => {

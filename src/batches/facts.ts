@@ -3,12 +3,13 @@ import { evolveFixture, initialFixtureState } from "../../streams/fixture-state.
 import { loadStream } from "../commands/handle.js";
 import type { Sql } from "../db/database.js";
 import type { EventStore } from "../event-store/port.js";
-import type { ReadPackage } from "../ingest/batches/package.js";
+import type { PackageEvent, PackageReference, ReadPackage } from "../ingest/batches/package.js";
 import { referenceFacts } from "../submissions/facts.js";
+import type { CanonicalFacts } from "./canonical-fixture.js";
 import type { CorrectionTarget } from "./corrections.js";
 import { resolveFixtures } from "./fixtures.js";
 import type { BatchFacts, FixtureCandidate, FixtureFacts } from "./judge.js";
-import { APP_NAMESPACE, type Candidate } from "./references.js";
+import { APP_NAMESPACE, type Candidate, candidatesFor } from "./references.js";
 
 /**
  * What validation consults, read once per batch: the competition's fixtures and seasons as
@@ -35,6 +36,55 @@ export async function batchFacts(
   });
   return { competitionId, fixtures, seasons, byFixture, substitutes, targets, reference };
 }
+
+/**
+ * What a canonical fixture of the package's fixture at `index` may name: the competition's
+ * seasons, the teams of the proposal's gender and type, the people who have played for the
+ * teams its context names, and the people its deliveries name by source id or by name
+ * (compared in lower case here, then as names are compared, accents aside, by the builder).
+ */
+export async function canonicalFacts(
+  sql: Sql,
+  read: ReadPackage,
+  index: number,
+  competitionId: string,
+): Promise<CanonicalFacts> {
+  const fixture = read.fixtures[index]?.value;
+  const seasons = await seasonCandidates(sql, competitionId);
+  const proposal = fixture?.proposal;
+  if (!fixture || !proposal) return { seasons, teams: [], squadsOf: new Map(), people: [] };
+  const teams = (
+    await sql<Named[]>`
+      select competitor_id as id, name, alternative_names, source_ids from competitor
+      where gender = ${proposal.gender} and team_type = ${proposal.teamType}`
+  ).map(candidate);
+  const named = [...new Set(fixture.context.teams.flatMap((t) => candidatesFor(t, teams).map((c) => c.id)))];
+  const squadsOf = new Map<string, Candidate[]>();
+  for (const m of await sql<(Named & { competitor_id: string })[]>`
+    select distinct s.competitor_id, p.participant_id as id, p.name, p.alternative_names, p.source_ids
+    from squad_member s join participant p on p.participant_id = s.participant_id
+    where s.competitor_id = any(${named})`)
+    squadsOf.set(m.competitor_id, [...(squadsOf.get(m.competitor_id) ?? []), candidate(m)]);
+  const references = read.items.flatMap((i) => (i.fixtureIndex === index && i.event ? referencesOf(i.event) : []));
+  const sourceIds = [...new Set(references.flatMap((r) => r.sourceId ?? []))];
+  const canonical = sourceIds.flatMap((s) =>
+    s.startsWith(`${APP_NAMESPACE}:participant:`) ? [s.split(":").slice(2).join(":")] : [],
+  );
+  const names = [...new Set(references.flatMap((r) => (r.context?.name ? [r.context.name.toLowerCase()] : [])))];
+  const people = await sql<Named[]>`
+    select participant_id as id, name, alternative_names, source_ids from participant
+    where source_ids && ${sourceIds} or participant_id = any(${canonical}) or lower(name) = any(${names})
+      or exists (select 1 from unnest(alternative_names) as n where lower(n) = any(${names}))`;
+  return { seasons, teams, squadsOf, people: people.map(candidate) };
+}
+
+/** Every person a delivery names. */
+const referencesOf = (e: PackageEvent): PackageReference[] => [
+  e.striker,
+  e.nonStriker,
+  e.bowler,
+  ...e.wickets.flatMap((w) => [w.playerOut, ...w.fielders.map((f) => f.participant)]),
+];
 
 /** The competition's seasons, each by its name ("2008") and its source label ("2007/08"). */
 async function seasonCandidates(sql: Sql, competitionId: string): Promise<Candidate[]> {

@@ -26,13 +26,6 @@ const PLANNED: Planned[] = [
   ["post", "/api/v1/query-definitions/evaluate", "Analytics", "Evaluate a structured query definition", "public"],
   ["post", "/api/v1/natural-language-queries", "Analytics", "Answer a plain-English question", "public"],
   ["get", "/api/v1/weather", "Weather", "Weather for a location and date", "public"],
-  [
-    "post",
-    "/api/v1/batches/{batchReference}/canonical-fixtures",
-    "Batches",
-    "Create a canonical fixture for an unresolved one",
-    "bearer",
-  ],
   ["get", "/api/v1/dataset-releases", "Dataset releases", "Immutable releases, newest first", "public"],
   ["get", "/api/v1/dataset-releases/{version}", "Dataset releases", "Release metadata", "public"],
   ["get", "/api/v1/dataset-releases/{version}/artifact.json", "Dataset releases", "Release artefact bytes", "public"],

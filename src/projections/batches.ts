@@ -1,4 +1,5 @@
 import {
+  BatchFixtureCreated,
   BatchItemsJudged,
   BatchItemsResubmitted,
   BatchItemsReviewed,
@@ -193,6 +194,7 @@ export const batches = defineProjector({
       return recount(tx, rows);
     },
     [BatchReferencesMapped.type]: (tx, events) => nextRound(tx, events),
+    [BatchFixtureCreated.type]: (tx, events) => nextRound(tx, events),
     [BatchItemsResubmitted.type]: async (tx, events) => {
       // A replaced item's review no longer stands; until it is judged again the report shows it as it was.
       for (const e of events)

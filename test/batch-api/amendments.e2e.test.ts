@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BatchValidator } from "../../src/batches/validator.js";
 import { createLogger } from "../../src/http/logging.js";
+import { cricsheetIds } from "../../src/ingest/cricsheet/ids.js";
 import { batchStream } from "../../streams/batch.js";
 import { expectError, expectUnauthorized, type Person } from "../support/account-api.js";
 import {
@@ -385,5 +386,118 @@ describe("resubmitting items that cannot be published", () => {
       expectError(await resubmit(path, [{ ordinal: 2, event }], person), 403, "FORBIDDEN");
     expectUnauthorized(await api.api.post(`${path}/resubmissions`, { items: [{ ordinal: 2, event }] }));
     expect(await revisionOf(batch.batchReference)).toBe(revision);
+  });
+});
+
+describe("making a canonical fixture of a staged 1.1 batch's fixture", () => {
+  /**
+   * A package of three deliveries between the teams of an existing fixture, on another date
+   * and under a Cricsheet match id the competition does not have: staged, its fixture
+   * unresolved. Its season named at the package's head.
+   */
+  async function aBatchOfAnUnknownFixture(change: (fixture: Record<string, unknown>) => void = () => {}) {
+    const fixture = await api.aFixtureToSubmitTo();
+    const submitter = await api.aSubmitter(api.admin, fixture.season.competition.id);
+    const events = validEvents(fixture, 3);
+    const match = `canon-${randomUUID().slice(0, 8)}`;
+    const body = { ...aPackageOf(fixture, events), season: { context: { name: fixture.season.label } } };
+    const [unknown] = body.fixtures as unknown as Record<string, unknown>[];
+    if (!unknown) throw new Error("the package has a fixture");
+    unknown.sourceId = `cricsheet:fixture:${match}`;
+    unknown.context = { ...(unknown.context as object), date: "2031-05-17" };
+    unknown.proposal = { ...(unknown.proposal as object), endDate: "2031-05-17" };
+    change(unknown);
+    const batch = await validated(body, submitter);
+    return { fixture, submitter, events, match, batch, path: `/api/v1/batches/${batch.batchReference}` };
+  }
+  const make = (path: string, body: unknown, by: Person = api.admin) =>
+    api.api.post(`${path}/canonical-fixtures`, body, { token: by.token });
+  const detailsOf = (res: { body: unknown }) =>
+    (res.body as { error: { details: { code: string; field: string }[] } }).error.details.map((d) => [d.code, d.field]);
+
+  it("makes the fixture from the proposal with the teams, season and people that exist, and validates the batch again with it", async () => {
+    const { fixture, submitter, events, match, batch, path } = await aBatchOfAnUnknownFixture();
+    expect(batch.status).toBe("staged");
+    const res = await make(path, { referencePath: "fixtures.0" });
+    expect(res.status, res.text).toBe(201);
+    const fixtureId = cricsheetIds.fixture(match);
+    expect(res.headers.get("location")).toBe(`/api/v1/fixtures/${fixtureId}`);
+    expect((res.body as { data: { fixtureId: string; batch: ApiBatch } }).data).toMatchObject({
+      fixtureId,
+      batch: { status: "validating" },
+    });
+
+    const made = await api.api.get(`/api/v1/fixtures/${fixtureId}`);
+    expect(made.status, made.text).toBe(200);
+    expect((made.body as { data: Record<string, unknown> }).data).toMatchObject({
+      fixtureId,
+      startDate: "2031-05-17",
+      season: { seasonId: fixture.season.id },
+      competition: { competitionId: fixture.season.competition.id },
+      competitors: [{ competitorId: fixture.home.id }, { competitorId: fixture.away.id }],
+      venue: null,
+      innings: [{ ordinal: 0 }],
+      source: { sourceId: `cricsheet:fixture:${match}` },
+    });
+    await validator.drain();
+    await api.world.catchUp();
+    expect(await statusOf(batch.batchReference, submitter)).toMatchObject({
+      status: "validated",
+      counts: { accepted: 3 },
+    });
+    // nothing is published until review: the fixture has no delivery
+    expect(await api.publicEvents(fixtureId)).toEqual([]);
+    const types = (await api.world.store.readStream(batchStream(batch.batchReference))).map((e) => e.type);
+    expect(types).toContain("BatchFixtureCreated");
+
+    expect(
+      (
+        await api.api.post(
+          `${path}/reviews`,
+          { decision: "approved", items: "all", reason: "Scorecard" },
+          { token: api.admin.token },
+        )
+      ).status,
+    ).toBe(200);
+    const published = await api.api.post(`${path}/publication`, undefined, { token: api.admin.token });
+    expect(published.status, published.text).toBe(200);
+    expect((await api.publicEvents(fixtureId)).map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
+    expectError(await make(path, { referencePath: "fixtures.0" }), 409, "BATCH_NOT_STAGED");
+  });
+
+  it("refuses a team, participant or season that does not exist, naming each, and records nothing", async () => {
+    const { batch, path } = await aBatchOfAnUnknownFixture((f) => {
+      const context = f.context as { teams: unknown[] };
+      context.teams[1] = { context: { name: "Nowhere Eleven" } };
+      f.season = { context: { name: "1899" } };
+    });
+    const revision = await revisionOf(batch.batchReference);
+    const refused = await make(path, { referencePath: "fixtures.0" });
+    expectError(refused, 422, "VALIDATION_FAILED");
+    expect(detailsOf(refused)).toEqual([
+      ["SEASON_UNRESOLVED", "fixtures.0.season"],
+      ["TEAM_UNRESOLVED", "fixtures.0.context.teams.1"],
+    ]);
+    const nobody = await aBatchOfAnUnknownFixture((f) => {
+      const [innings] = f.innings as { events: Record<string, unknown>[] }[];
+      if (innings?.events[1]) innings.events[1].bowler = { context: { name: "Nobody Atall" } };
+    });
+    const unknownPerson = await make(nobody.path, { referencePath: "fixtures.0" });
+    expect(detailsOf(unknownPerson)).toEqual([["PARTICIPANT_UNRESOLVED", `${WHERE}.1.bowler`]]);
+    expectError(await make(path, { referencePath: "fixtures.1" }), 422, "VALIDATION_FAILED");
+    expect(detailsOf(await make(path, { referencePath: `${WHERE}.0.striker` }))).toEqual([
+      ["REQUIREMENT_NOT_FOUND", "referencePath"],
+    ]);
+    expect(await revisionOf(batch.batchReference)).toBe(revision);
+    expect(await statusOf(batch.batchReference, api.admin)).toMatchObject({ status: "staged" });
+  });
+
+  it("is an administrator's: the sender, a viewer and no token are refused", async () => {
+    const { submitter, batch, path } = await aBatchOfAnUnknownFixture();
+    const viewer = await api.signIn();
+    expectError(await make(path, { referencePath: "fixtures.0" }, submitter), 403, "FORBIDDEN");
+    expectError(await make(path, { referencePath: "fixtures.0" }, viewer), 403, "FORBIDDEN");
+    expectUnauthorized(await api.api.post(`${path}/canonical-fixtures`, { referencePath: "fixtures.0" }));
+    expect((await statusOf(batch.batchReference, submitter)).status).toBe("staged");
   });
 });

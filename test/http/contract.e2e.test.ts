@@ -264,6 +264,18 @@ describe("every operation, driven through the app", () => {
     const [wrong] = validEvents(fixture, 1, { ordinal: 1 });
     const misLabelled = aPackageOf(fixture, [{ ...(wrong as SubmittedEvent), ballNumber: "9.1" }], { ordinal: 1 });
     const rejectedSent = await sendBatch(api.api, misLabelled, { token: requester.token });
+    // and one of a fixture the competition does not have, made by the administrator
+    const unknownFixture = {
+      ...aPackageOf(fixture, validEvents(fixture, 1)),
+      season: { context: { name: fixture.season.label } },
+    };
+    const [proposed] = unknownFixture.fixtures as unknown as Record<string, unknown>[];
+    if (proposed) {
+      proposed.sourceId = "cricsheet:fixture:contract-canonical";
+      proposed.context = { ...(proposed.context as object), date: "2031-01-01" };
+      proposed.proposal = { ...(proposed.proposal as object), endDate: "2031-01-01" };
+    }
+    const proposedSent = await sendBatch(api.api, unknownFixture, { token: requester.token });
     await new BatchValidator({ sql: api.db.sql, store: api.world.store, logger: createLogger("silent") }).drain();
     await api.world.catchUp();
     const mapping = {
@@ -281,6 +293,13 @@ describe("every operation, driven through the app", () => {
       requester,
     );
     expect(resubmitted.status, resubmitted.text).toBe(202);
+    const proposedBatch = (proposedSent.body as { data: { batchReference: string } }).data.batchReference;
+    const made = await api.api.post(
+      `/api/v1/batches/${proposedBatch}/canonical-fixtures`,
+      { referencePath: "fixtures.0" },
+      admin,
+    );
+    expect(made.status, made.text).toBe(201);
     const approval = { decision: "approved", items: "all", reason: "contract" };
     expect((await api.api.post(`${batch}/reviews`, approval, admin)).status).toBe(200);
     expect((await api.api.post(`${batch}/publication`, undefined, admin)).status).toBe(200);

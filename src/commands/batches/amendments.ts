@@ -91,7 +91,7 @@ export async function mapBatchReferences(
  * mapping, the reference is resolved. 422 naming each that is not.
  */
 async function checked(deps: Deps, read: ReadPackage, locate: Locate, batch: Batch, asked: MappingRequest[]) {
-  const open = requirementsByPlace(judgeBatch(read, await batchFacts(deps, read, batch.competitionId)), locate);
+  const open = await openRequirements(deps, read, locate, batch.competitionId);
   const problems: Problem[] = [];
   const chosen = asked.flatMap((m, i) => {
     const at = (field: string, code: string, message: string) => {
@@ -138,11 +138,16 @@ async function checked(deps: Deps, read: ReadPackage, locate: Locate, batch: Bat
   return chosen.map(({ index: _, ...m }) => m);
 }
 
-type Open = { path: string; type: ReferenceType };
+type Open = { path: string; type: ReferenceType; code: Requirement["code"] };
 type Judged = { items: { requirements: Requirement[] }[] };
 
+/** The references the batch must resolve now, judged as validation judges it, by where the report shows them. */
+export async function openRequirements(deps: Deps, read: ReadPackage, locate: Locate, competitionId: string) {
+  return requirementsByPlace(judgeBatch(read, await batchFacts(deps, read, competitionId)), locate);
+}
+
 /** Where the report shows a reference: its file (of several) and its path there. */
-const placeKey = ({ file, referencePath }: { file?: string | undefined; referencePath: string }) =>
+export const placeKey = ({ file, referencePath }: { file?: string | undefined; referencePath: string }) =>
   `${file ?? ""}\u0000${referencePath}`;
 
 /** The references still to resolve by the package's own paths. */
@@ -159,6 +164,7 @@ function requirementsByPlace({ items }: Judged, locate: Locate): Map<string, Ope
       open.set(placeKey({ file, referencePath: path }), {
         path: r.referencePath,
         type: r.referenceType as ReferenceType,
+        code: r.code,
       });
     }
   return open;

@@ -3,7 +3,14 @@ import { type Batch, type BatchState, evolveBatch, initialBatchState } from "../
 import type { EventData } from "../../../streams/types.js";
 import type { Decider } from "../handle.js";
 import { IdempotencyKeyReused } from "./errors.js";
-import { type MapReferences, mapReferences, type ResubmitItems, resubmitItems } from "./resolution.js";
+import {
+  type MapReferences,
+  mapReferences,
+  type RecordCanonicalFixture,
+  type ResubmitItems,
+  recordCanonicalFixture,
+  resubmitItems,
+} from "./resolution.js";
 import { type RecordPublication, type ReviewItems, recordPublication, review } from "./review.js";
 
 /** A package as intake read it: its competition already resolved, its bytes as they came. */
@@ -33,6 +40,7 @@ export type BatchCommand =
   | JudgeItems
   | CompleteValidation
   | MapReferences
+  | RecordCanonicalFixture
   | ResubmitItems
   | ReviewItems
   | RecordPublication;
@@ -75,6 +83,8 @@ export const batchDecider: Decider<BatchCommand, BatchState, BatchEvent> = {
       }
       case "MapReferences":
         return mapReferences(command, received(state));
+      case "RecordCanonicalFixture":
+        return recordCanonicalFixture(command, received(state));
       case "ResubmitItems":
         return resubmitItems(command, received(state));
       case "ReviewItems":

@@ -1,4 +1,9 @@
-import type { BatchEvent, BatchItemsResubmitted, BatchReferencesMapped } from "../../../streams/batch.js";
+import type {
+  BatchEvent,
+  BatchFixtureCreated,
+  BatchItemsResubmitted,
+  BatchReferencesMapped,
+} from "../../../streams/batch.js";
 import type { Batch } from "../../../streams/batch-state.js";
 import type { EventData } from "../../../streams/types.js";
 import { BatchNotResubmittable, BatchNotStaged, ItemNotResubmittable, ResubmissionInvalid } from "./errors.js";
@@ -28,6 +33,20 @@ export function mapReferences(command: MapReferences, batch: Batch): BatchEvent[
     return held?.entityId === m.entityId && held.referenceType === m.referenceType;
   });
   return standing ? [] : [{ type: "BatchReferencesMapped", data }];
+}
+
+/** A canonical fixture made of the package's fixture at `referencePath`: the reference now names it. */
+export type RecordCanonicalFixture = { type: "RecordCanonicalFixture" } & EventData<typeof BatchFixtureCreated>;
+
+/**
+ * Requirements of a canonical fixture's record: the batch is staged (409 BATCH_NOT_STAGED);
+ * then the reference names the fixture and the batch is validated again, even when it named
+ * it already (a retry: the fixture may have been made after a round judged without it).
+ */
+export function recordCanonicalFixture(command: RecordCanonicalFixture, batch: Batch): BatchEvent[] {
+  stagedOrRefused(batch);
+  const { type: _, ...data } = command;
+  return [{ type: "BatchFixtureCreated", data }];
 }
 
 export function stagedOrRefused(batch: Batch): void {
