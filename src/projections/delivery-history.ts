@@ -1,4 +1,5 @@
 import {
+  BatchItemsPublished,
   CRICSHEET_IMPORT_ACTOR,
   DeliveryCorrected,
   DeliveryRecorded,
@@ -13,7 +14,13 @@ import type { Tx } from "../db/database.js";
 import type { RecordedEvent } from "../event-store/port.js";
 import { type RefreshScope, refreshedScopes, type ScopeFacts } from "../submissions/scopes.js";
 import { defineProjector } from "./projector.js";
-import { correctionSource, cricsheetSource, fixtureSources, type StoredSource } from "./revision-sources.js";
+import {
+  type BatchSource,
+  correctionSource,
+  cricsheetSource,
+  fixtureSources,
+  type StoredSource,
+} from "./revision-sources.js";
 import { dataWithStream, json, lastByKey, streamEntityId } from "./rows.js";
 
 /**
@@ -21,7 +28,8 @@ import { dataWithStream, json, lastByKey, streamEntityId } from "./rows.js";
  * who made it, when, why, the whole state, where it was first submitted, where the revision
  * itself came from (its source: see revision-sources.ts) and, for a correction, the
  * statistics scopes it refreshed. Beside it, the record of every direct submission, for
- * submission provenance.
+ * submission provenance. A batch publication's record (BatchItemsPublished) precedes the
+ * revisions it makes in the same append, as a submission's does, and names their items.
  *
  * The scopes are computed when the correction is applied, from what this projector keeps of
  * the fixture (season, competition, which innings are super overs), so the history never
@@ -44,6 +52,13 @@ const ddl = `
     innings_id text not null,
     super_over boolean not null,
     primary key (fixture_id, innings_id)
+  );
+  -- each revision a batch publication made, with the item and its approval (BatchSource)
+  create table batch_revision (
+    event_id uuid not null,
+    revision integer not null,
+    source jsonb not null,
+    primary key (event_id, revision)
   );
   create table submitted_position (
     event_id uuid primary key,
@@ -126,6 +141,15 @@ async function scopeFacts(tx: Tx, fixtureIds: string[]): Promise<Map<string, Sco
   return facts;
 }
 
+/** The revisions of the run a batch publication made, by `<event id>:<revision>`. */
+async function batchRevisions(tx: Tx, keys: { event_id: string; revision: number }[]) {
+  const rows = await tx<{ key: string; source: BatchSource }[]>`
+    select b.event_id::text || ':' || b.revision as key, b.source
+    from jsonb_to_recordset(${json(tx, keys)}) as k(event_id uuid, revision integer)
+    join batch_revision b on b.event_id = k.event_id and b.revision = k.revision`;
+  return new Map(rows.map((r) => [r.key, r.source]));
+}
+
 /**
  * The revision each correction of the run replaces: the highest stored one below the first
  * correction of that delivery in the run (later ones replace the run's own rows).
@@ -144,9 +168,10 @@ async function revisionsBefore(tx: Tx, firsts: { event_id: string; revision: num
 export const deliveryHistory = defineProjector({
   name: "delivery_history",
   // 2: each revision's source, the fixtures' Cricsheet sources and the submission records.
-  version: 2,
+  // 3: batch publications as a source.
+  version: 3,
   description:
-    "Every revision of every delivery: who recorded or corrected it, when, why, from what source, and what it refreshed; every direct submission.",
+    "Every revision of every delivery: who recorded or corrected it, when, why, from what source (a Cricsheet file, a submission, a batch item and its approval, a correction), and what it refreshed; every direct submission.",
   tables: ["delivery_revision", "submission_record"],
   ddl,
   on: {
@@ -219,6 +244,22 @@ export const deliveryHistory = defineProjector({
           payload_sha256 text, event_ids jsonb, upload jsonb)
         on conflict (submission_id) do nothing`;
     },
+    [BatchItemsPublished.type]: (tx, events) => {
+      const rows = events.flatMap(({ data: d }) => {
+        const reviews = new Map(d.reviews.flatMap(({ ordinals, ...review }) => ordinals.map((o) => [o, review])));
+        // Publication records the approval of every item it publishes.
+        return d.items.flatMap(({ ordinal, eventId, revision }) => {
+          const review = reviews.get(ordinal);
+          if (!review) return [];
+          const source: BatchSource = { kind: "batch", batchReference: d.batchReference, ordinal, review };
+          return [{ event_id: eventId, revision, source }];
+        });
+      });
+      return tx`
+        insert into batch_revision
+        select * from jsonb_to_recordset(${json(tx, rows)}) as r(event_id uuid, revision integer, source jsonb)
+        on conflict (event_id, revision) do nothing`;
+    },
     [DeliveryRecorded.type]: (tx, events) => {
       const rows = lastByKey(
         events.map((e) => ({
@@ -230,19 +271,21 @@ export const deliveryHistory = defineProjector({
         })),
         (r) => r.event_id,
       );
-      // A recording is its submission's, else the import's: the fixture's source as it stands.
+      // A recording is its submission's or its batch item's, else the import's: the fixture's source as it stands.
       return tx`
         insert into delivery_revision
         select r.event_id, 1, r.revision_event_id, r.fixture_id, r.sequence_number, r.actor, r.occurred_at,
                null, r.state, p.submission_id, p.position, null,
                case when p.submission_id is not null
                  then jsonb_build_object('kind', 'submission', 'submissionId', p.submission_id, 'position', p.position)
+                 when b.source is not null then b.source
                  when r.actor = ${CRICSHEET_IMPORT_ACTOR} then f.source
                end
         from jsonb_to_recordset(${json(tx, rows)}) as r(
           event_id uuid, revision_event_id uuid, fixture_id text, sequence_number integer, actor text,
           occurred_at text, state jsonb)
         left join submitted_position p on p.event_id = r.event_id
+        left join batch_revision b on b.event_id = r.event_id and b.revision = 1
         left join history_fixture f on f.fixture_id = r.fixture_id
         on conflict (event_id, revision) do nothing`;
     },
@@ -258,6 +301,10 @@ export const deliveryHistory = defineProjector({
       const fixtureIds = [...new Set(run.map((c) => c.fixture_id))];
       const facts = await scopeFacts(tx, fixtureIds);
       const sources = await fixtureSources(tx, fixtureIds);
+      const batches = await batchRevisions(
+        tx,
+        run.map(({ data }) => ({ event_id: data.eventId, revision: data.revision })),
+      );
       const rows: Revision[] = [];
       for (const { data, ...meta } of run) {
         const previous = current.get(data.eventId);
@@ -276,7 +323,9 @@ export const deliveryHistory = defineProjector({
             previous.state,
             data.delivery,
           ]),
-          source: correctionSource(meta.actor, sources.get(meta.fixture_id) ?? null),
+          source:
+            batches.get(`${data.eventId}:${data.revision}`) ??
+            correctionSource(meta.actor, sources.get(meta.fixture_id) ?? null),
         };
         rows.push(row);
         current.set(data.eventId, row);

@@ -5,7 +5,7 @@ import type { Tx } from "../db/database.js";
 /**
  * Where a delivery revision came from, as the `delivery_history` read model stores it. Each
  * way into the ledger is a `kind`; a correction's reason and corrector are the revision's
- * own, so they are not repeated here. A new way in (batch publication) is a new kind.
+ * own, so they are not repeated here.
  */
 export type CricsheetSource = {
   kind: "cricsheet";
@@ -15,9 +15,17 @@ export type CricsheetSource = {
   dataVersion: string | null;
   createdOn: string;
 };
+/** The batch item a publication made the revision of, and the approval it was published under. */
+export type BatchSource = {
+  kind: "batch";
+  batchReference: string;
+  ordinal: number;
+  review: { reviewerAccountId: string; reason: string; reviewedAt: string };
+};
 export type StoredSource =
   | CricsheetSource
   | { kind: "submission"; submissionId: string; position: number }
+  | BatchSource
   | { kind: "correction" };
 
 type ScheduledSource = NonNullable<EventData<typeof FixtureScheduled>["source"]>;

@@ -51,12 +51,33 @@ const correctionSource = z
   })
   .openapi("CorrectionRevisionSource", { description: "A direct correction (PUT /submissions/events/{eventId})." });
 
+const batchSource = z
+  .object({
+    kind: z.literal("batch"),
+    batchReference: z.string().openapi({ example: "0b6c1f7e-3d2a-4c5b-9e8f-7a6d5c4b3a21" }),
+    ordinal: z.number().int().min(0).openapi({ description: "The item's ordinal in the batch's report.", example: 37 }),
+    publishedBy: actor,
+    review: z
+      .object({
+        reviewedBy: actor,
+        decision: z.literal("approved"),
+        reason: z.string().openapi({ example: "Checked against the scorer's sheet" }),
+        reviewedAt: timestamp("When the item was approved."),
+      })
+      .openapi({ description: "The approval the item was published under." }),
+    batch: link(
+      "The batch (its status; its report holds the item).",
+      "/api/v1/batches/0b6c1f7e-3d2a-4c5b-9e8f-7a6d5c4b3a21",
+    ),
+  })
+  .openapi("BatchRevisionSource", { description: "A batch item, approved by a reviewer and published." });
+
 export const revisionSourceSchema = z
-  .discriminatedUnion("kind", [cricsheetSource, submissionSource, correctionSource])
+  .discriminatedUnion("kind", [cricsheetSource, submissionSource, batchSource, correctionSource])
   .nullable()
   .openapi("RevisionSource", {
     description:
-      "Where the revision came from, by `kind`. More kinds may be added (batch publication); a client should accept an unknown one. Null only when the log names no source.",
+      "Where the revision came from, by `kind`. More kinds may be added; a client should accept an unknown one. Null only when the log names no source.",
   });
 
 export const eventProvenanceSchema = z

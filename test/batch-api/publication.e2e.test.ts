@@ -202,6 +202,37 @@ describe("reviewing and publishing a batch of a real match", () => {
     expect(after[0]?.publication).toMatchObject({ eventId: targets.corrected.eventId, revision: 2 });
     expect(after[0]?.review).toMatchObject({ reviewedBy: reviewer.id, reason: "Checked against the scorecard" });
 
+    // provenance traces each revision publication made to its batch item and approval
+    const provenance = async (eventId: string) => {
+      const res = await api.api.get(`/api/v1/provenance/events/${eventId}`, { token: reviewer.token });
+      expect(res.status, res.text).toBe(200);
+      return (res.body as { data: { revisions: { revision: number; source: Record<string, unknown> }[] } }).data;
+    };
+    const itemSource = (ordinal: number, reason: string) => ({
+      kind: "batch",
+      batchReference: batch.batchReference,
+      ordinal,
+      publishedBy: { id: reviewer.id },
+      review: { reviewedBy: { id: reviewer.id }, decision: "approved", reason },
+      batch: path,
+    });
+    const corrected = await provenance(targets.corrected.eventId);
+    expect(corrected.revisions.map((r) => r.source.kind)).toEqual(["cricsheet", "batch"]);
+    expect(corrected.revisions[1]?.source).toMatchObject(itemSource(0, "Checked against the scorecard"));
+    const recorded = await provenance(before[3]?.eventId as string);
+    expect(recorded.revisions).toHaveLength(1);
+    expect(recorded.revisions[0]?.source).toMatchObject(itemSource(3, "Checked against the scorecard"));
+    const history = await api.api.get(`/api/v1/submissions/events/${targets.corrected.eventId}/history`, {
+      token: reviewer.token,
+    });
+    expect(history.status, history.text).toBe(200);
+    expect((history.body as { data: { corrections: unknown[] } }).data.corrections).toEqual([
+      expect.objectContaining({
+        batchItemId: `${batch.batchReference}:0`,
+        review: expect.objectContaining({ reviewer: reviewer.id, decision: "approved" }),
+      }),
+    ]);
+
     // a retry publishes nothing twice, and the batch takes no more decisions
     const again = await publish(path);
     expect(again.status, again.text).toBe(200);

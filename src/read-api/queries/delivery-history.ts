@@ -28,10 +28,10 @@ export type CorrectionEntry = {
   previousState: RevisionState;
   resultingState: RevisionState;
   originalSubmission: Origin;
-  /** Set when a batch publication made the correction; direct corrections have none. */
+  /** `<batchReference>:<ordinal>` when a batch publication made the correction; null for a direct one. */
   batchItemId: string | null;
   /** The review a batch correction passed; direct corrections are accepted without one. */
-  review: null;
+  review: { reviewer: string; decision: "approved"; reviewedAt: string; reason: string } | null;
   refreshedScopes: RefreshScope[];
 };
 
@@ -78,6 +78,8 @@ export type RevisionRow = {
   sequence_number: number;
   actor: string;
   actor_name: string | null;
+  /** The display name of the reviewer who approved a batch's revision; null for any other. */
+  reviewer_name: string | null;
   occurred_at: string;
   reason: string | null;
   state: unknown;
@@ -94,9 +96,11 @@ export type RevisionRow = {
 export const revisionRows = (sql: Sql, eventIds: readonly string[]) =>
   sql<RevisionRow[]>`
     select r.event_id::text, r.revision, r.revision_event_id::text, r.fixture_id, r.sequence_number, r.actor,
-           a.display_name as actor_name, r.occurred_at, r.reason, r.state, r.submission_id, r.position,
-           r.refreshed_scopes, r.source
-    from delivery_revision r left join account a on a.account_id = r.actor
+           a.display_name as actor_name, v.display_name as reviewer_name, r.occurred_at, r.reason, r.state,
+           r.submission_id, r.position, r.refreshed_scopes, r.source
+    from delivery_revision r
+      left join account a on a.account_id = r.actor
+      left join account v on v.account_id = r.source->'review'->>'reviewerAccountId'
     where r.event_id = any(${eventIds}::uuid[]) order by r.event_id, r.revision`;
 
 /** A revision's whole state; jsonb keeps no key order, so the schema puts the fields back in the submitted order. */
@@ -107,6 +111,16 @@ export const revisionState = (eventId: string, row: RevisionRow): RevisionState 
 });
 
 export const actorOf = (row: RevisionRow): Actor => ({ id: row.actor, name: row.actor_name });
+
+/** The batch item a revision was published from, and the approval it passed; none for any other. */
+function batchOf({ source }: RevisionRow): Pick<CorrectionEntry, "batchItemId" | "review"> {
+  if (source?.kind !== "batch") return { batchItemId: null, review: null };
+  const { reviewerAccountId, reviewedAt, reason } = source.review;
+  return {
+    batchItemId: `${source.batchReference}:${source.ordinal}`,
+    review: { reviewer: reviewerAccountId, decision: "approved", reviewedAt, reason },
+  };
+}
 
 /**
  * How a delivery was recorded and every correction since, oldest first; undefined when it
@@ -144,8 +158,7 @@ async function deliveryHistory(sql: Sql, eventId: string): Promise<DeliveryHisto
         previousState: stateOf(previous),
         resultingState: stateOf(row),
         originalSubmission: originOf(row),
-        batchItemId: null,
-        review: null,
+        ...batchOf(row),
         refreshedScopes: row.refreshed_scopes ?? [],
       };
     }),

@@ -20,6 +20,14 @@ import {
 export type RevisionSource =
   | CricsheetSource
   | { kind: "submission"; submissionId: string; position: number; submittedBy: Actor; provenance: string }
+  | {
+      kind: "batch";
+      batchReference: string;
+      ordinal: number;
+      publishedBy: Actor;
+      review: { reviewedBy: Actor; decision: "approved"; reason: string; reviewedAt: string };
+      batch: string;
+    }
   | { kind: "correction"; correctedBy: Actor; reason: string };
 
 export type RevisionProvenance = {
@@ -66,6 +74,22 @@ export function sourceOf(row: RevisionRow): RevisionSource | null {
         submittedBy: actorOf(row),
         provenance: submissionProvenancePath(source.submissionId),
       };
+    case "batch": {
+      const { reviewerAccountId, reason, reviewedAt } = source.review;
+      return {
+        kind: "batch",
+        batchReference: source.batchReference,
+        ordinal: source.ordinal,
+        publishedBy: actorOf(row),
+        review: {
+          reviewedBy: { id: reviewerAccountId, name: row.reviewer_name },
+          decision: "approved",
+          reason,
+          reviewedAt,
+        },
+        batch: `/api/v1/batches/${source.batchReference}`,
+      };
+    }
     case "correction":
       return { kind: "correction", correctedBy: actorOf(row), reason: row.reason as string };
   }
