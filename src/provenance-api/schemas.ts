@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { paginationSchema } from "../http/pagination.js";
+import { AGGREGATE_PARTS } from "../read-api/queries/aggregate-provenance.js";
 import { actor, revisionStateSchema } from "../submission-api/schemas.js";
 
 /** Response bodies of the provenance routes. */
@@ -144,39 +145,39 @@ export const submissionProvenanceSchema = z
   })
   .openapi("SubmissionProvenance");
 
-export const statisticProvenanceSchema = z
+const contributorSchema = z
   .object({
-    data: z
+    eventId: z.uuid(),
+    currentRevision: z
+      .number()
+      .int()
+      .min(1)
+      .openapi({ description: "The revision the statistic is computed from.", example: 2 }),
+    revisions: z
       .array(
         z
           .object({
-            eventId: z.uuid(),
-            currentRevision: z
-              .number()
-              .int()
-              .min(1)
-              .openapi({ description: "The revision the statistic is computed from.", example: 2 }),
-            revisions: z
-              .array(
-                z
-                  .object({
-                    revision: z.number().int().min(1).openapi({ example: 1 }),
-                    deliveryId: link("Id of the event holding this revision.", "8c1e4e59-a8e5-4f0c-9b7a-410b3f9a52d2"),
-                    recordedBy: actor,
-                    recordedAt: timestamp("When the revision was accepted."),
-                    reason: z.string().nullable().openapi({ description: "Null for revision 1." }),
-                    source: revisionSourceSchema,
-                  })
-                  .openapi("ContributorRevision"),
-              )
-              .openapi({ description: "Every revision of the delivery, oldest first." }),
-            provenance: link(
-              "The delivery's event provenance, with the complete states.",
-              "/api/v1/provenance/events/0b3f9a52-8c1e-4e59-a8e5-1f0c2d9b7a41",
-            ),
+            revision: z.number().int().min(1).openapi({ example: 1 }),
+            deliveryId: link("Id of the event holding this revision.", "8c1e4e59-a8e5-4f0c-9b7a-410b3f9a52d2"),
+            recordedBy: actor,
+            recordedAt: timestamp("When the revision was accepted."),
+            reason: z.string().nullable().openapi({ description: "Null for revision 1." }),
+            source: revisionSourceSchema,
           })
-          .openapi("StatisticContributor"),
+          .openapi("ContributorRevision"),
       )
+      .openapi({ description: "Every revision of the delivery, oldest first." }),
+    provenance: link(
+      "The delivery's event provenance, with the complete states.",
+      "/api/v1/provenance/events/0b3f9a52-8c1e-4e59-a8e5-1f0c2d9b7a41",
+    ),
+  })
+  .openapi("StatisticContributor");
+
+export const statisticProvenanceSchema = z
+  .object({
+    data: z
+      .array(contributorSchema)
       .openapi({ description: "The contributing deliveries of this page, in occurrence order." }),
     fixtureId: z.string().openapi({ example: "1426312" }),
     statisticId: z.string().openapi({ example: "innings-0-bowler-462411b3" }),
@@ -189,3 +190,33 @@ export const statisticProvenanceSchema = z
     pagination: paginationSchema,
   })
   .openapi("StatisticProvenance");
+
+export const aggregateProvenanceSchema = z
+  .object({
+    data: z
+      .array(
+        contributorSchema
+          .extend({
+            fixtureId: z.string().openapi({ example: "1426312" }),
+            fixtureVersion: z
+              .number()
+              .int()
+              .min(0)
+              .openapi({ description: "The version of its fixture the trace is read at.", example: 412 }),
+          })
+          .openapi("AggregateContributor"),
+      )
+      .openapi({
+        description: "The contributing deliveries of this page: fixtures by date, each in occurrence order.",
+      }),
+    participantId: z.string().openapi({ example: "ba607b88" }),
+    statisticId: z.string().openapi({ example: "season-ipl-2016" }),
+    part: z.enum(AGGREGATE_PARTS).openapi({ example: "batting" }),
+    traceVersion: z.string().openapi({
+      description: "A fingerprint of the versions of every fixture in the trace, which its cursors hold to.",
+      example: "3f9a52d28c1e4e59",
+    }),
+    count: z.number().int().min(0).openapi({ description: "Contributing deliveries in all pages.", example: 412 }),
+    pagination: paginationSchema,
+  })
+  .openapi("AggregateProvenance");

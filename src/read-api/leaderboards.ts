@@ -20,7 +20,7 @@ import { leaderboardSchema } from "./schemas/player-statistics.js";
 import { cacheOutcomeHeader } from "./versioned.js";
 
 export const DEFAULT_LEADERBOARD_LIMIT = 10;
-const REPRESENTATION = 2; // bump when the shape of a cached body changes
+const REPRESENTATION = 3; // bump when the shape of a cached body changes
 export const MAX_LEADERBOARD_LIMIT = LEADERBOARD_DEPTH;
 
 const TIE_BREAKS = METRICS.map(
@@ -108,6 +108,7 @@ export function registerLeaderboards(app: Router, deps: AppDependencies) {
           qualification: qualificationRule(q.metric, q.scope),
           ranking: rankingRule(q.metric),
           limit,
+          provenance: `/api/v1/provenance/participants/{participantId}/statistics/${q.scope}-${scopeId}?part=${LEADERBOARD_METRICS[q.metric].family}`,
         };
         // The rows arrive as JSON text: spliced in, never parsed and serialised again.
         return { value: `{"data":${data},${JSON.stringify(rest).slice(1)}`, cacheable: true };

@@ -15,6 +15,16 @@ import { participantAggregateSchema } from "./schemas/player-statistics.js";
  */
 const participantId = pathId("participantId", "Participant id.", "ba607b88");
 
+/** The path of one participant aggregate: `career`, `season-<seasonId>` or `competition-<competitionId>`. */
+export const aggregateParams = z.object({
+  participantId,
+  statisticId: pathId(
+    "statisticId",
+    "`career`, `season-<seasonId>` or `competition-<competitionId>`.",
+    "season-ipl-2016",
+  ),
+});
+
 const listQuery = z
   .object({
     scope: z.enum(["season", "competition", "career"]).optional().openapi({
@@ -65,14 +75,7 @@ const detailRoute = createRoute({
     "One aggregate by its `statisticId`: `career`, `season-<seasonId>` or `competition-<competitionId>`. 404 for a participant that does not exist or a scope they have no aggregate in.",
   ...implemented,
   request: {
-    params: z.object({
-      participantId,
-      statisticId: pathId(
-        "statisticId",
-        "`career`, `season-<seasonId>` or `competition-<competitionId>`.",
-        "season-ipl-2016",
-      ),
-    }),
+    params: aggregateParams,
   },
   responses: {
     200: {

@@ -194,7 +194,11 @@ describe("every operation, driven through the app", () => {
 
   /** The query an operation cannot answer without. */
   const requiredQuery = (path: string) =>
-    path === "/api/v1/statistics/leaderboards" ? `?scope=season&seasonId=${ids.seasonId}&metric=most_runs` : "";
+    path === "/api/v1/statistics/leaderboards"
+      ? `?scope=season&seasonId=${ids.seasonId}&metric=most_runs`
+      : path.startsWith("/api/v1/provenance/participants/")
+        ? "?part=batting"
+        : "";
 
   const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>
     api.api.call(method.toUpperCase(), path, { headers, ...(body === undefined ? {} : { body }) });

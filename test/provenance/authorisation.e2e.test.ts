@@ -34,6 +34,8 @@ describe("the provenance routes", () => {
     const matchSubmitter = await w.api.aSubmitter(w.api.admin, w.match.competitionId);
     const recorded = w.match.events.find((e) => e.type === "DeliveryRecorded") as (typeof w.match.events)[number];
     const matchEventId = (recorded.data as { eventId: string }).eventId;
+    const { strikerId } = recorded.data as { strikerId: string };
+    const { seasonId } = (w.match.events[0] as (typeof w.match.events)[number]).data as { seasonId: string };
 
     const targets = [
       { path: `/api/v1/provenance/events/${matchEventId}`, inScope: matchSubmitter, outOfScope: w.submitter },
@@ -49,6 +51,11 @@ describe("the provenance routes", () => {
       },
       {
         path: `/api/v1/provenance/fixtures/${w.match.fixtureId}/statistics/innings-0`,
+        inScope: matchSubmitter,
+        outOfScope: w.submitter,
+      },
+      {
+        path: `/api/v1/provenance/participants/${strikerId}/statistics/season-${seasonId}?part=batting`,
         inScope: matchSubmitter,
         outOfScope: w.submitter,
       },

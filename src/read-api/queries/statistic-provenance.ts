@@ -49,7 +49,7 @@ async function fixtureCompetition(sql: Sql, fixtureId: string): Promise<string |
 }
 
 /** The contributors' revisions, each delivery's oldest first, in the order of `eventIds`. */
-async function contributors(sql: Sql, eventIds: string[]): Promise<Contributor[]> {
+export async function contributors(sql: Sql, eventIds: string[]): Promise<Contributor[]> {
   const rows = await revisionRows(sql, eventIds);
   return eventIds.map((eventId) => {
     const revisions = rows.filter((r) => r.event_id === eventId);

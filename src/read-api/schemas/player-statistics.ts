@@ -186,6 +186,11 @@ export const leaderboardSchema = z
       })
       .openapi("LeaderboardRanking"),
     limit: z.number().int().min(1).max(50).openapi({ description: "Rows asked for (1 to 50).", example: 10 }),
+    provenance: z.string().openapi({
+      description:
+        "Where a row's figures come from: the provenance of its participant's aggregate, the part the metric ranks (protected: an administrator, or a submitter in the competition), with `{participantId}` to fill from the row.",
+      example: "/api/v1/provenance/participants/{participantId}/statistics/season-ipl-2016?part=batting",
+    }),
   })
   .openapi("Leaderboard");
 
