@@ -258,13 +258,7 @@ describe("mapping a staged batch's references", () => {
     expectError(await map(path, mapping, other), 403, "FORBIDDEN");
     expectError(await map(path, mapping, viewer), 403, "FORBIDDEN");
     expectUnauthorized(await api.api.post(`${path}/mappings`, { mappings: mapping }));
-    const consumer = await api.api.post(
-      "/api/v1/admin/api-consumers",
-      { name: "Fantasy XI" },
-      { token: api.admin.token },
-    );
-    expect(consumer.status, consumer.text).toBe(201);
-    const { apiKey } = (consumer.body as { data: { apiKey: string } }).data;
+    const apiKey = await api.anApiKey(api.admin);
     expectUnauthorized(
       await api.api.post(`${path}/mappings`, { mappings: mapping }, { headers: { "x-api-key": apiKey } }),
     );
@@ -385,6 +379,8 @@ describe("resubmitting items that cannot be published", () => {
     for (const person of [api.admin, other, viewer])
       expectError(await resubmit(path, [{ ordinal: 2, event }], person), 403, "FORBIDDEN");
     expectUnauthorized(await api.api.post(`${path}/resubmissions`, { items: [{ ordinal: 2, event }] }));
+    const headers = { "x-api-key": await api.anApiKey(api.admin) };
+    expectUnauthorized(await api.api.post(`${path}/resubmissions`, { items: [{ ordinal: 2, event }] }, { headers }));
     expect(await revisionOf(batch.batchReference)).toBe(revision);
   });
 });
@@ -492,12 +488,15 @@ describe("making a canonical fixture of a staged 1.1 batch's fixture", () => {
     expect(await statusOf(batch.batchReference, api.admin)).toMatchObject({ status: "staged" });
   });
 
-  it("is an administrator's: the sender, a viewer and no token are refused", async () => {
-    const { submitter, batch, path } = await aBatchOfAnUnknownFixture();
+  it("is an administrator's: the sender, another submitter, a viewer, an API key and no token are refused", async () => {
+    const { fixture, submitter, batch, path } = await aBatchOfAnUnknownFixture();
+    const other = await api.aSubmitter(api.admin, fixture.season.competition.id);
     const viewer = await api.signIn();
-    expectError(await make(path, { referencePath: "fixtures.0" }, submitter), 403, "FORBIDDEN");
-    expectError(await make(path, { referencePath: "fixtures.0" }, viewer), 403, "FORBIDDEN");
+    for (const person of [submitter, other, viewer])
+      expectError(await make(path, { referencePath: "fixtures.0" }, person), 403, "FORBIDDEN");
     expectUnauthorized(await api.api.post(`${path}/canonical-fixtures`, { referencePath: "fixtures.0" }));
+    const headers = { "x-api-key": await api.anApiKey(api.admin) };
+    expectUnauthorized(await api.api.post(`${path}/canonical-fixtures`, { referencePath: "fixtures.0" }, { headers }));
     expect((await statusOf(batch.batchReference, submitter)).status).toBe("staged");
   });
 });

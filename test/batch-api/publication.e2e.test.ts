@@ -279,7 +279,7 @@ describe("reviewing and publishing a batch of a real match", () => {
     expect((await page()).headers.get("X-Cache")).toBe("HIT");
   });
 
-  it("is refused to the submitter who sent it, another submitter, a viewer and a caller without a token", async () => {
+  it("is refused to the submitter who sent it, another submitter, a viewer, an API key and a caller without a token", async () => {
     const { path } = await aValidatedBatch();
     const body = { decision: "approved", items: "all", reason: "Looks right" };
     expectError(await review(path, body, submitter.token), 403, "SELF_REVIEW_FORBIDDEN");
@@ -292,6 +292,9 @@ describe("reviewing and publishing a batch of a real match", () => {
     }
     expectUnauthorized(await api.api.post(`${path}/reviews`, body));
     expectUnauthorized(await api.api.post(`${path}/publication`, undefined));
+    const headers = { "x-api-key": await api.anApiKey(api.admin) };
+    expectUnauthorized(await api.api.post(`${path}/reviews`, body, { headers }));
+    expectUnauthorized(await api.api.post(`${path}/publication`, undefined, { headers }));
     // nothing of it was recorded
     expect((await reportOf(path)).every((i) => i.review === null)).toBe(true);
   });

@@ -20,16 +20,9 @@ afterAll(() => w?.api.close());
 type Caller = { token?: string; headers?: Record<string, string> };
 type Expected = 200 | 401 | 403;
 
-/** A consumer's API key, issued by the administrator: it opens the public reads, not these. */
-async function anApiKey(): Promise<string> {
-  const res = await w.api.api.post("/api/v1/admin/api-consumers", { name: "Fantasy XI" }, { token: w.api.admin.token });
-  expect(res.status, res.text).toBe(201);
-  return (res.body as { data: { apiKey: string } }).data.apiKey;
-}
-
 describe("the provenance routes", () => {
   it("let an admin and a submitter in scope in; refuse viewers, submitters out of scope, keys and the anonymous", async () => {
-    const key = await anApiKey();
+    const key = await w.api.anApiKey(w.api.admin);
     const viewer = await w.api.signIn();
     const matchSubmitter = await w.api.aSubmitter(w.api.admin, w.match.competitionId);
     const recorded = w.match.events.find((e) => e.type === "DeliveryRecorded") as (typeof w.match.events)[number];

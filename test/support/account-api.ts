@@ -159,6 +159,13 @@ export async function openAccountApi({
     return competition;
   }
 
+  /** A consumer's API key, issued by `admin`: it opens the public reads, and nothing that takes a bearer token. */
+  async function anApiKey(admin: Person): Promise<string> {
+    const res = await api.post("/api/v1/admin/api-consumers", { name: "Fantasy XI" }, { token: admin.token });
+    expect(res.status, res.text).toBe(201);
+    return (res.body as { data: { apiKey: string } }).data.apiKey;
+  }
+
   /** A submitter of `competitionId`, through request and approval over HTTP. */
   async function aSubmitter(admin: Person, competitionId: string): Promise<Person> {
     const person = await signIn();
@@ -209,6 +216,7 @@ export async function openAccountApi({
     anAdmin,
     aRegisteredCompetition,
     aSubmitter,
+    anApiKey,
     aDisabledAccount,
     me,
     history,
