@@ -14,6 +14,8 @@ import { compareLoads, listen } from "./http.js";
 import { alternate, log, measurement, median, onEachDatabase, pairedRatio, type Result } from "./support.js";
 
 const REPETITIONS = Number(process.env.BENCH_BATCH_REPETITIONS ?? 5);
+/** Publications (and direct submissions) timed: each publishes into 21 fresh fixtures. */
+const PUBLICATIONS = Number(process.env.BENCH_PUBLICATIONS ?? 3);
 /** 21 T20 fixtures, both innings of 20 overs: 5,040 deliveries. */
 const FIXTURES = 21;
 const BALLS = 120;
@@ -28,7 +30,11 @@ const FIXTURES_PER_FILE = 2;
  * - POST to validated (the status read showing `validated`), against POST to the 202 alone;
  *   the peak growth of the process's resident memory while it validates, as an extra;
  * - a page of 50 report items under load, against /health on the same server; and the
- *   batch's status under load, the floor under any bearer-authenticated batch read.
+ *   batch's status under load, the floor under any bearer-authenticated batch read;
+ * - publication of a reviewed package of 5,040 events into 21 fresh fixtures, from POST to
+ *   every fixture's statistics refreshed (each fixture's statistics at its fixture's new
+ *   version), against direct submissions of the same number of events (one per fixture) to
+ *   the same point.
  */
 export const batchesBenchmark = (): Promise<Result[]> => onEachDatabase(measureBatches);
 
@@ -133,13 +139,115 @@ async function measureBatches(sql: Sql, backend: string): Promise<Result[]> {
       },
       { label: "GET /api/v1/health, same app", url: `${server.url}/api/v1/health` },
     );
-    return [validated, report, status];
+    const published = await measurePublication({
+      world,
+      season,
+      server: server.url,
+      sender: auth,
+      backend,
+      untilValidated,
+      anAdminToken,
+    });
+    return [validated, report, status, published];
   } finally {
     await validator.stop();
     await server.close();
     await world.runner.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+type PublicationRun = {
+  world: CricketWorld;
+  season: ReturnType<typeof aSeason>;
+  server: string;
+  sender: Record<string, string>;
+  backend: string;
+  untilValidated: (status: string) => Promise<void>;
+  anAdminToken: () => Promise<string>;
+};
+
+async function measurePublication(run: PublicationRun): Promise<Result> {
+  const { world, season, server } = run;
+  const reviewer = { authorization: `Bearer ${await run.anAdminToken()}` };
+  const freshFixtures = async () => {
+    const fixtures = Array.from({ length: FIXTURES }, (_, i) =>
+      aFixture({ season, startDate: `2025-05-${String(i + 1).padStart(2, "0")}` })
+        .withInnings({ deliveries: 0 })
+        .withInnings({ deliveries: 0 }),
+    );
+    await world.given(...fixtures);
+    return fixtures;
+  };
+  const post = async (path: string, body: unknown, headers: Record<string, string>, expected: number) => {
+    const res = await fetch(`${server}${path}`, {
+      method: "POST",
+      headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (res.status !== expected) throw new Error(`POST ${path} answered ${res.status}: ${await res.text()}`);
+  };
+  /** Until every fixture's statistics are those of its current version, as a reader sees them. */
+  const untilRefreshed = async (fixtures: readonly FixtureBuilder[]) => {
+    for (const fixture of fixtures)
+      for (;;) {
+        const [read, statistics] = await Promise.all([
+          fetch(`${server}/api/v1/fixtures/${fixture.id}`).then(
+            (r) => r.json() as Promise<{ data: { version: number } }>,
+          ),
+          fetch(`${server}/api/v1/fixtures/${fixture.id}/statistics`).then((r) =>
+            r.ok ? (r.json() as Promise<{ fixtureVersion: number }>) : { fixtureVersion: -1 },
+          ),
+        ]);
+        if (statistics.fixtureVersion === read.data.version) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+  };
+  const publication = async () => {
+    const fixtures = await freshFixtures();
+    const { form } = aPackage(fixtures);
+    const res = await fetch(`${server}/api/v1/batches`, {
+      method: "POST",
+      headers: { ...run.sender, "idempotency-key": randomUUID() },
+      body: form,
+    });
+    const { data } = (await res.json()) as { data: { links: { status: string } } };
+    await run.untilValidated(data.links.status);
+    await post(`${data.links.status}/reviews`, { decision: "approved", items: "all", reason: "bench" }, reviewer, 200);
+    const started = performance.now();
+    await post(`${data.links.status}/publication`, undefined, reviewer, 200);
+    await untilRefreshed(fixtures);
+    return (performance.now() - started) / 1000;
+  };
+  const submissions = async () => {
+    const fixtures = await freshFixtures();
+    // An administrator of their own each run: an account may send 30 submissions a minute.
+    const submitter = { authorization: `Bearer ${await run.anAdminToken()}` };
+    const started = performance.now();
+    for (const fixture of fixtures) {
+      const events = fixture.innings.flatMap((inn) => validEvents(fixture, BALLS, { ordinal: inn.ordinal }));
+      await post("/api/v1/submissions", { fixtureId: fixture.id, schemaVersion: "1.0", events }, submitter, 201);
+    }
+    await untilRefreshed(fixtures);
+    return (performance.now() - started) / 1000;
+  };
+  log(`batches: ${run.backend}: publication of ${FIXTURES * 2 * BALLS} events`);
+  const runs = await alternate(PUBLICATIONS, publication, submissions);
+  return {
+    benchmark: "batches",
+    backend: run.backend,
+    subject: measurement(
+      `publication of a reviewed ${FIXTURES * 2 * BALLS}-event batch, POST to statistics refreshed`,
+      "s",
+      runs.subject,
+    ),
+    baseline: measurement(
+      `${FIXTURES} direct submissions of the same events, to statistics refreshed`,
+      "s",
+      runs.baseline,
+    ),
+    ratio: pairedRatio(runs.subject, runs.baseline),
+  };
 }
 
 /** A package of every fixture's two innings, fresh event ids each time, as a manifest and its files. */

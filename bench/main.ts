@@ -7,6 +7,7 @@ import { httpBenchmark } from "./http.js";
 import { importBenchmark } from "./import.js";
 import { poolBenchmark } from "./pool.js";
 import { projectionBenchmark } from "./projection.js";
+import { provenanceBenchmark } from "./provenance.js";
 import { readsBenchmark } from "./reads.js";
 import { statisticsReadsBenchmark, statisticsRebuildBenchmark } from "./statistics.js";
 import { submissionsBenchmark } from "./submissions.js";
@@ -24,6 +25,7 @@ const benchmarks: Record<string, () => Promise<Result[]>> = {
   access: accessBenchmark,
   pool: poolBenchmark,
   batches: batchesBenchmark,
+  provenance: provenanceBenchmark,
 };
 
 const requested = process.argv.slice(2);
