@@ -10,7 +10,8 @@ import { submission, validEvents } from "../submissions.js";
  */
 
 /** A request's path parameters and body, made to fit each other. */
-export type Coordinated = { params: Record<string, string>; body: unknown };
+/** A request valid enough to be accepted: its path parameters, its body, and the credential only some caller has. */
+export type Coordinated = { params: Record<string, string>; body: unknown; authorization?: string };
 
 /** A delivery a correction may replace: where it is, and who batted and bowled it. */
 export type Delivery = {
@@ -121,4 +122,16 @@ export function batchReviews(batchReference: string): fc.Arbitrary<Coordinated> 
       params: { batchReference },
       body: { decision, items, reason: reason.trim() === "" ? "fuzz" : reason },
     }));
+}
+
+/**
+ * Replacements for an item of the world's batch, as its sender (only the sender
+ * resubmits): the batch was never validated, so they are refused for the batch's state.
+ */
+export function batchResubmissions(batchReference: string, senderToken: string): fc.Arbitrary<Coordinated> {
+  return fc.nat({ max: 3 }).map((ordinal) => ({
+    params: { batchReference },
+    body: { items: [{ ordinal, event: { eventId: "0b3f9a52-8c1e-4e59-a8e5-1f0c2d9b7a41", occurrenceSequence: 1 } }] },
+    authorization: `Bearer ${senderToken}`,
+  }));
 }

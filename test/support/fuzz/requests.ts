@@ -126,7 +126,7 @@ export function requestsFor(operation: Operation, world: FuzzWorld, document: Do
     ? weighted(
         [7, independent],
         [4, coordinated],
-        [2, fc.tuple(coordinated, mutated(seeds)).map(([c, body]) => ({ params: c.params, body }))],
+        [2, fc.tuple(coordinated, mutated(seeds)).map(([c, body]) => ({ ...c, body }))],
       )
     : independent;
 
@@ -139,7 +139,9 @@ export function requestsFor(operation: Operation, world: FuzzWorld, document: Do
 
   return fc
     .record({
-      parts: parts.chain((p) => contentFor(p.body).map((content) => ({ params: p.params, content }))),
+      parts: parts.chain((p) =>
+        contentFor(p.body).map((content) => ({ params: p.params, content, authorization: p.authorization })),
+      ),
       query: queries(operation, (schema, name) => textOf(schema, idHints, name), idHints("cursor")),
       headers: headersFor(operation, world),
       method: weighted(
@@ -152,7 +154,7 @@ export function requestsFor(operation: Operation, world: FuzzWorld, document: Do
       ),
       trailingSlash: weighted([20, fc.constant("")], [1, fc.constant("/")]),
     })
-    .map(({ parts: { params, content }, query, headers, method, prefix, trailingSlash }) => {
+    .map(({ parts: { params, content, authorization }, query, headers, method, prefix, trailingSlash }) => {
       const path = operation.template
         .replace(/\{([^}]+)\}/g, (_, name: string) => params[name] ?? "")
         .replace(/^\/api\/v1(?=\/|$)/, prefix);
@@ -162,7 +164,11 @@ export function requestsFor(operation: Operation, world: FuzzWorld, document: Do
         operation: operation.key,
         method,
         target: `${path}${trailingSlash}${query}`,
-        headers: { ...headers, ...(body === undefined ? {} : content.headers) },
+        headers: {
+          ...headers,
+          ...(authorization === undefined ? {} : { Authorization: authorization }),
+          ...(body === undefined ? {} : content.headers),
+        },
         ...(body === undefined ? {} : { body }),
       });
     });

@@ -19,6 +19,7 @@ import { anOpenFixture, KINDS, submission, validEvents } from "../submissions.js
 import { givenStoredUsage } from "../usage.js";
 import {
   batchPackages,
+  batchResubmissions,
   batchReviews,
   type Coordinated,
   corrections,
@@ -271,6 +272,7 @@ export async function openFuzzWorld() {
       "PUT /api/v1/submissions/events/{eventId}": corrections(correctable),
       "POST /api/v1/batches": batchPackages(open),
       "POST /api/v1/batches/{batchReference}/reviews": batchReviews(batchReference),
+      "POST /api/v1/batches/{batchReference}/resubmissions": batchResubmissions(batchReference, submitter.token),
     } as Record<string, fc.Arbitrary<Coordinated>>,
     /** Projectors that failed on an event (their last error), which no answer shows. */
     projectorFailures: async () =>
