@@ -202,47 +202,51 @@ const canonicalFixtureRoute = createRoute({
 export function registerAmendments(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
   /** Records a change of the batch as `change` says, and answers the batch as its read model then shows it. */
-  const amend = async (
+  /** Records a change of the batch as `change` says; the batch as its read model then shows it, and what the change returned. */
+  const amend = async <Outcome extends HandleResult>(
     c: Context,
     reference: string,
-    change: (batchReference: string, account: Account, context: CommandContext) => Promise<HandleResult>,
+    change: (batchReference: string, account: Account, context: CommandContext) => Promise<Outcome>,
   ) => {
     const { account } = callerOf(c);
     const batch = visibleTo(account, await findBatch(sql(), reference));
     const services = application(deps);
     const outcome = await change(batch.batchReference, account, { ...commandContext(c), actor: account.accountId });
     await settled(services, outcome, ["batches"]);
-    return toApi((await findBatch(sql(), batch.batchReference)) ?? batch);
+    return { batch: toApi((await findBatch(sql(), batch.batchReference)) ?? batch), outcome };
   };
   const stores = () => ({ store: application(deps).store, sql: sql() });
 
   app.openapi(mapRoute, async (c) => {
     const { mappings } = c.req.valid("json");
-    const data = await amend(c, c.req.valid("param").batchReference, (batchReference, account, context) =>
+    const { batch } = await amend(c, c.req.valid("param").batchReference, (batchReference, account, context) =>
       mapBatchReferences(stores(), { batchReference, account, mappings }, context),
     );
-    return c.json({ data }, 202);
+    return c.json({ data: batch }, 202);
   });
 
   app.openapi(canonicalFixtureRoute, async (c) => {
     const request = c.req.valid("json");
-    let fixtureId = "";
-    const batch = await amend(c, c.req.valid("param").batchReference, async (batchReference, account, context) => {
-      const made = await makeCanonicalFixture(stores(), { batchReference, account, request }, context);
-      fixtureId = made.fixtureId;
-      // The batch is judged again with the fixture only once its read models show it.
-      await settled(application(deps), made.result, FIXTURE_READ_MODELS);
-      return recordCanonicalFixture(stores(), { batchReference, account, ...made }, context);
-    });
-    const fixture = `/api/v1/fixtures/${fixtureId}`;
-    return c.json({ data: { fixtureId, links: { fixture }, batch } }, 201, { Location: fixture });
+    const { batch, outcome } = await amend(
+      c,
+      c.req.valid("param").batchReference,
+      async (batchReference, account, context) => {
+        const made = await makeCanonicalFixture(stores(), { batchReference, account, request }, context);
+        // The batch is judged again with the fixture only once its read models show it.
+        await settled(application(deps), made.result, FIXTURE_READ_MODELS);
+        const recorded = await recordCanonicalFixture(stores(), { batchReference, account, ...made }, context);
+        return { ...recorded, fixtureId: made.fixtureId };
+      },
+    );
+    const fixture = `/api/v1/fixtures/${outcome.fixtureId}`;
+    return c.json({ data: { fixtureId: outcome.fixtureId, links: { fixture }, batch } }, 201, { Location: fixture });
   });
 
   app.openapi(resubmitRoute, async (c) => {
     const { items } = c.req.valid("json");
-    const data = await amend(c, c.req.valid("param").batchReference, (batchReference, account, context) =>
+    const { batch } = await amend(c, c.req.valid("param").batchReference, (batchReference, account, context) =>
       resubmitBatchItems(stores(), { batchReference, account, items }, context),
     );
-    return c.json({ data }, 202);
+    return c.json({ data: batch }, 202);
   });
 }

@@ -233,6 +233,17 @@ describe("reviewing and publishing a batch of a real match", () => {
       }),
     ]);
 
+    // rebuilt from the log, the provenance and the batch's report answer the same
+    const traced = async () => [
+      await provenance(targets.corrected.eventId),
+      await provenance(before[3]?.eventId as string),
+      await reportOf(path),
+    ];
+    const beforeRebuild = await traced();
+    await api.world.runner.rebuild("delivery_history");
+    await api.world.runner.rebuild("batches");
+    expect(await traced()).toEqual(beforeRebuild);
+
     // a retry publishes nothing twice, and the batch takes no more decisions
     const again = await publish(path);
     expect(again.status, again.text).toBe(200);
