@@ -21,6 +21,20 @@ import { batchReferenceParams, batchSchema, toApi, unseenBatch } from "./schemas
  * they are. Either way the batch is validated again, asynchronously.
  */
 
+/** The answer of a change after which the batch is validated again. */
+const validatingAgain = {
+  202: {
+    description: "Recorded: the batch, being validated again",
+    content: { "application/json": { schema: z.object({ data: batchSchema }) } },
+  },
+};
+
+/** A refusal: what its codes mean, in the error envelope. */
+const refusal = (description: string) => ({
+  description,
+  content: { "application/json": { schema: errorEnvelopeSchema } },
+});
+
 const mappingRequestSchema = z
   .strictObject({
     mappings: z
@@ -61,21 +75,14 @@ const mapRoute = createRoute({
     body: { required: true, content: { "application/json": { schema: mappingRequestSchema } } },
   },
   responses: {
-    202: {
-      description: "Recorded: the batch, being validated again",
-      content: { "application/json": { schema: z.object({ data: batchSchema }) } },
-    },
+    ...validatingAgain,
     ...unseenBatch,
-    409: {
-      description:
-        "BATCH_NOT_STAGED: the batch is not staged (still validating, validated, rejected or published); nothing was recorded.",
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
-    422: {
-      description:
-        "VALIDATION_FAILED: the body is malformed, or a mapping names no requirement of the batch (REQUIREMENT_NOT_FOUND on `mappings.N.referencePath`), a candidate that is unreadable (INVALID_FIELD), of another type (MAPPING_TYPE_MISMATCH) or outside the reference's scope (MAPPING_NOT_APPLICABLE on `mappings.N.candidate`); nothing was recorded.",
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
+    409: refusal(
+      "BATCH_NOT_STAGED: the batch is not staged (still validating, validated, rejected or published); nothing was recorded.",
+    ),
+    422: refusal(
+      "VALIDATION_FAILED: the body is malformed, or a mapping names no requirement of the batch (REQUIREMENT_NOT_FOUND on `mappings.N.referencePath`), a candidate that is unreadable (INVALID_FIELD), of another type (MAPPING_TYPE_MISMATCH) or outside the reference's scope (MAPPING_NOT_APPLICABLE on `mappings.N.candidate`); nothing was recorded.",
+    ),
   },
 });
 
@@ -115,21 +122,14 @@ const resubmitRoute = createRoute({
     body: { required: true, content: { "application/json": { schema: resubmissionRequestSchema } } },
   },
   responses: {
-    202: {
-      description: "Recorded: the batch, being validated again",
-      content: { "application/json": { schema: z.object({ data: batchSchema }) } },
-    },
+    ...validatingAgain,
     ...unseenBatch,
-    409: {
-      description:
-        "BATCH_NOT_RESUBMITTABLE: the batch is still validating or is published. ITEM_NOT_RESUBMITTABLE: an item named can be published as it is (accepted and not rejected in review, a duplicate, or unresolved: map its references), each named in the details; nothing was recorded.",
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
-    422: {
-      description:
-        "VALIDATION_FAILED: the body is malformed, or names an ordinal the batch has not (ITEM_NOT_FOUND) or one twice (DUPLICATE_ITEM), on `items.N.ordinal`; nothing was recorded.",
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
+    409: refusal(
+      "BATCH_NOT_RESUBMITTABLE: the batch is still validating or is published. ITEM_NOT_RESUBMITTABLE: an item named can be published as it is (accepted and not rejected in review, a duplicate, or unresolved: map its references), each named in the details; nothing was recorded.",
+    ),
+    422: refusal(
+      "VALIDATION_FAILED: the body is malformed, or names an ordinal the batch has not (ITEM_NOT_FOUND) or one twice (DUPLICATE_ITEM), on `items.N.ordinal`; nothing was recorded.",
+    ),
   },
 });
 
@@ -186,16 +186,12 @@ const canonicalFixtureRoute = createRoute({
       },
     },
     ...unseenBatch,
-    409: {
-      description:
-        "BATCH_NOT_STAGED: the batch is not staged. EVENT_CONFLICT: a fixture of this source id exists in another competition. Nothing was recorded.",
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
-    422: {
-      description:
-        "VALIDATION_FAILED: the body is malformed; the batch has no fixture to resolve there (REQUIREMENT_NOT_FOUND) or several match it (REFERENCE_AMBIGUOUS: map it); or the fixture cannot be made: not a 1.1 fixture with its proposal (PROPOSAL_REQUIRED), faults of its own (FIXTURE_INVALID), or a season, team, batting team, winner or participant that does not exist or is ambiguous (SEASON_REQUIRED, SEASON_UNRESOLVED, TEAM_UNRESOLVED, TEAM_AMBIGUOUS, DUPLICATE_TEAM, BATTING_TEAM_UNRESOLVED, INNINGS_REPEATED, WINNER_UNRESOLVED, PARTICIPANT_UNRESOLVED, PARTICIPANT_AMBIGUOUS…), each at its path in the package; nothing was recorded.",
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
+    409: refusal(
+      "BATCH_NOT_STAGED: the batch is not staged. EVENT_CONFLICT: a fixture of this source id exists in another competition. Nothing was recorded.",
+    ),
+    422: refusal(
+      "VALIDATION_FAILED: the body is malformed; the batch has no fixture to resolve there (REQUIREMENT_NOT_FOUND) or several match it (REFERENCE_AMBIGUOUS: map it); or the fixture cannot be made: not a 1.1 fixture with its proposal (PROPOSAL_REQUIRED), faults of its own (FIXTURE_INVALID), or a season, team, batting team, winner or participant that does not exist or is ambiguous (SEASON_REQUIRED, SEASON_UNRESOLVED, TEAM_UNRESOLVED, TEAM_AMBIGUOUS, DUPLICATE_TEAM, BATTING_TEAM_UNRESOLVED, INNINGS_REPEATED, WINNER_UNRESOLVED, PARTICIPANT_UNRESOLVED, PARTICIPANT_AMBIGUOUS…), each at its path in the package; nothing was recorded.",
+    ),
   },
 });
 

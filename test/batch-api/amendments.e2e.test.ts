@@ -14,6 +14,7 @@ import {
   sendBatch,
   sendParts,
 } from "../support/batches.js";
+import type { ApiResponse } from "../support/contract.js";
 import type { FixtureBuilder } from "../support/cricket-builders.js";
 import { openSubmissionApi, type SubmissionApi, type SubmittedEvent, validEvents } from "../support/submissions.js";
 
@@ -98,6 +99,14 @@ async function validated(
   return statusOf((res.body as { data: ApiBatch }).data.batchReference, submitter);
 }
 
+/** An accepted change: the batch answered `validating`, then validated again. */
+async function validatedAgain(res: ApiResponse) {
+  expect(res.status, res.text).toBe(202);
+  expect((res.body as { data: ApiBatch }).data.status).toBe("validating");
+  await validator.drain();
+  await api.world.catchUp();
+}
+
 async function statusOf(batchReference: string, by: Person): Promise<ApiBatch> {
   const res = await api.api.get(`/api/v1/batches/${batchReference}`, { token: by.token });
   expect(res.status, res.text).toBe(200);
@@ -140,10 +149,7 @@ describe("mapping a staged batch's references", () => {
       ],
       submitter,
     );
-    expect(res.status, res.text).toBe(202);
-    expect((res.body as { data: ApiBatch }).data.status).toBe("validating");
-    await validator.drain();
-    await api.world.catchUp();
+    await validatedAgain(res);
 
     expect(await statusOf(batch.batchReference, submitter)).toMatchObject({
       status: "validated",
@@ -212,9 +218,7 @@ describe("mapping a staged batch's references", () => {
     expect(batch.status).toBe("staged");
     const path = `/api/v1/batches/${batch.batchReference}`;
     const res = await map(path, [{ referencePath: "fixtures.0", candidate: `app:fixture:${fixture.id}` }], submitter);
-    expect(res.status, res.text).toBe(202);
-    await validator.drain();
-    await api.world.catchUp();
+    await validatedAgain(res);
     expect(await statusOf(batch.batchReference, submitter)).toMatchObject({
       status: "validated",
       counts: { accepted: 2 },
@@ -243,9 +247,7 @@ describe("mapping a staged batch's references", () => {
     // the path alone names nothing: a.json has no such reference
     expect((await map(path, [{ referencePath, file: "a.json", candidate }], submitter)).status).toBe(422);
     const res = await map(path, [{ referencePath, file: "weeks/b.json", candidate }], submitter);
-    expect(res.status, res.text).toBe(202);
-    await validator.drain();
-    await api.world.catchUp();
+    await validatedAgain(res);
     expect((await statusOf(batch.batchReference, submitter)).status).toBe("validated");
   });
 
@@ -302,10 +304,7 @@ describe("resubmitting items that cannot be published", () => {
       ],
       submitter,
     );
-    expect(res.status, res.text).toBe(202);
-    expect((res.body as { data: ApiBatch }).data.status).toBe("validating");
-    await validator.drain();
-    await api.world.catchUp();
+    await validatedAgain(res);
 
     expect(await statusOf(batch.batchReference, submitter)).toMatchObject({
       status: "validated",
