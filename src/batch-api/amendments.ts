@@ -81,7 +81,7 @@ const mapRoute = createRoute({
       "BATCH_NOT_STAGED: the batch is not staged (still validating, validated, rejected or published); nothing was recorded.",
     ),
     422: refusal(
-      "VALIDATION_FAILED: the body is malformed, or a mapping names no requirement of the batch (REQUIREMENT_NOT_FOUND on `mappings.N.referencePath`), a candidate that is unreadable (INVALID_FIELD), of another type (MAPPING_TYPE_MISMATCH) or outside the reference's scope (MAPPING_NOT_APPLICABLE on `mappings.N.candidate`); nothing was recorded.",
+      "VALIDATION_FAILED: the body is malformed, or a mapping names no requirement of the batch (REQUIREMENT_NOT_FOUND on `mappings.N.referencePath`), a candidate that is unreadable (INVALID_FIELD), of another type (MAPPING_TYPE_MISMATCH) or outside the reference's scope (MAPPING_NOT_APPLICABLE on `mappings.N.candidate`), or a reference mapped twice (DUPLICATE_MAPPING); nothing was recorded.",
     ),
   },
 });
@@ -114,7 +114,7 @@ const resubmitRoute = createRoute({
   operationId: "resubmitBatchItems",
   summary: "Replace items of a batch that cannot be published as they are",
   description:
-    "The batch's sender sends replacements for items rejected by validation or by a reviewer, or conflicting, each a delivery in the package's shape for the item of that ordinal: it takes the item's place (its fixture and innings, its ordinal in the report) and is validated like the rest, asynchronously, in the batch's next round of validation; the answer shows the batch `validating`. A replaced item's review no longer stands: it is reviewed again once accepted. Only its sender, while they may send for the batch's competition; anyone else is refused as for a batch they cannot see.",
+    "The batch's sender sends replacements for items rejected by validation or by a reviewer, conflicting, or unresolved (a reference no mapping can reach, such as a person named ambiguously in a fixture not made yet, is named again), each a delivery in the package's shape for the item of that ordinal: it takes the item's place (its fixture and innings, its ordinal in the report) and is validated like the rest, asynchronously, in the batch's next round of validation; the answer shows the batch `validating`. A replaced item's review no longer stands: it is reviewed again once accepted. Only its sender, while they may send for the batch's competition; anyone else is refused as for a batch they cannot see.",
   ...implemented,
   security: bearerSecurity,
   request: {
@@ -125,7 +125,7 @@ const resubmitRoute = createRoute({
     ...validatingAgain,
     ...unseenBatch,
     409: refusal(
-      "BATCH_NOT_RESUBMITTABLE: the batch is still validating or is published. ITEM_NOT_RESUBMITTABLE: an item named can be published as it is (accepted and not rejected in review, a duplicate, or unresolved: map its references), each named in the details; nothing was recorded.",
+      "BATCH_NOT_RESUBMITTABLE: the batch is still validating or is published. ITEM_NOT_RESUBMITTABLE: an item named can be published as it is (accepted and not rejected in review, or a duplicate), each named in the details; nothing was recorded.",
     ),
     422: refusal(
       "VALIDATION_FAILED: the body is malformed, or names an ordinal the batch has not (ITEM_NOT_FOUND) or one twice (DUPLICATE_ITEM), on `items.N.ordinal`; nothing was recorded.",

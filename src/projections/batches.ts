@@ -89,7 +89,7 @@ const ddl = `
 
 export const batches = defineProjector({
   name: "batches",
-  version: 6,
+  version: 7,
   description:
     "Batches: sender, competition, status, validation progress and counts, review and publication; the items as judged, reviewed and published, and package faults.",
   tables: ["batch", "batch_item", "batch_rule", "batch_fault"],
@@ -191,6 +191,7 @@ export const batches = defineProjector({
         from jsonb_to_recordset(${json(tx, rows)}) as r(batch_reference uuid, status text, at timestamptz)
         where b.batch_reference = r.batch_reference`;
       await recountRules(tx, rows);
+      await recountReviews(tx, events);
       return recount(tx, rows);
     },
     [BatchReferencesMapped.type]: (tx, events) => nextRound(tx, events),
@@ -272,15 +273,18 @@ function nextRound(tx: Tx, events: readonly RecordedEvent[]) {
     where b.batch_reference = r.batch_reference`;
 }
 
-/** Accepted items by the decision standing on them, in the batches touched. */
+/**
+ * Accepted items by the decision standing on them, in the batches touched: a decision on an
+ * item a later round judged otherwise (a replacement made it a duplicate) no longer counts.
+ */
 function recountReviews(tx: Tx, events: readonly RecordedEvent[]) {
   const touched = events.map((e) => ({ batch_reference: streamEntityId(e.streamId), at: e.metadata.occurredAt }));
   return tx`
     update batch b set approved = c.approved, disapproved = c.disapproved, updated_at = greatest(b.updated_at, t.at)
     from jsonb_to_recordset(${json(tx, touched)}) as t(batch_reference uuid, at timestamptz)
     cross join lateral (
-      select count(*) filter (where review->>'decision' = 'approved')::int as approved,
-        count(*) filter (where review->>'decision' = 'rejected')::int as disapproved
+      select count(*) filter (where outcome = 'accepted' and review->>'decision' = 'approved')::int as approved,
+        count(*) filter (where outcome = 'accepted' and review->>'decision' = 'rejected')::int as disapproved
       from batch_item i where i.batch_reference = t.batch_reference
     ) c
     where b.batch_reference = t.batch_reference`;

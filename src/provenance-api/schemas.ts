@@ -213,7 +213,7 @@ export const aggregateProvenanceSchema = z
     statisticId: z.string().openapi({ example: "season-ipl-2016" }),
     part: z.enum(AGGREGATE_PARTS).openapi({ example: "batting" }),
     traceVersion: z.string().openapi({
-      description: "A fingerprint of the versions of every fixture in the trace, which its cursors hold to.",
+      description: "A fingerprint of the trace (its deliveries and their revisions), which its cursors hold to.",
       example: "3f9a52d28c1e4e59",
     }),
     count: z.number().int().min(0).openapi({ description: "Contributing deliveries in all pages.", example: 412 }),

@@ -183,7 +183,8 @@ describe("mapping a staged batch's references", () => {
       [
         { referencePath: `${WHERE}.0.striker`, candidate: `app:participant:${third.strikerId}` },
         { referencePath: `${WHERE}.2.striker`, candidate: "not a reference at all" },
-        { referencePath: `${WHERE}.2.striker`, candidate: `app:season:${fixture.season.id}` },
+        { referencePath: `${WHERE}.1.striker`, candidate: `app:season:${fixture.season.id}` },
+        { referencePath: `${WHERE}.1.striker`, candidate: `app:participant:${third.strikerId}` },
       ],
       submitter,
     );
@@ -193,6 +194,7 @@ describe("mapping a staged batch's references", () => {
       ["REQUIREMENT_NOT_FOUND", "mappings.0.referencePath"],
       ["INVALID_FIELD", "mappings.1.candidate"],
       ["MAPPING_TYPE_MISMATCH", "mappings.2.candidate"],
+      ["DUPLICATE_MAPPING", "mappings.3.referencePath"],
     ]);
     // a fielder of the other side is no striker of this innings
     const outside = await map(
@@ -249,6 +251,18 @@ describe("mapping a staged batch's references", () => {
     const res = await map(path, [{ referencePath, file: "weeks/b.json", candidate }], submitter);
     await validatedAgain(res);
     expect((await statusOf(batch.batchReference, submitter)).status).toBe("validated");
+  });
+
+  it("lets the sender name an unresolved person again instead, by resubmitting the item", async () => {
+    const { fixture, submitter, third, path } = await aStagedBatch();
+    const res = await api.api.post(
+      `${path}/resubmissions`,
+      { items: [{ ordinal: 2, event: packageEventOf(fixture, third) }] },
+      { token: submitter.token },
+    );
+    await validatedAgain(res);
+    const items = (await reportOf(path, submitter)).data;
+    expect(items.map((i) => i.outcome)).toEqual(["accepted", "unresolved", "accepted", "accepted"]);
   });
 
   it("is the sender's or an administrator's: another submitter, a viewer, an API key and no token are refused", async () => {

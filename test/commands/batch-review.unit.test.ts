@@ -9,7 +9,7 @@ import {
   SelfReviewForbidden,
 } from "../../src/commands/batches/errors.js";
 import type { MapReferences } from "../../src/commands/batches/resolution.js";
-import type { RecordPublication, ReviewItems } from "../../src/commands/batches/review.js";
+import { approvals, type RecordPublication, type ReviewItems } from "../../src/commands/batches/review.js";
 import { type BatchEvent, batchCatalogue, type JudgedItemData } from "../../streams/batch.js";
 import { evolveBatch, initialBatchState } from "../../streams/batch-state.js";
 import { spec } from "../support/decider.js";
@@ -277,5 +277,28 @@ describe("mapping a staged batch's references", () => {
       .given(started)
       .when({ type: "CompleteValidation", round: 0, status: "validated", counts, faults: [] })
       .thenEmits([]);
+  });
+});
+
+describe("a resubmission's new round", () => {
+  it("publishes an approval only while its item is still accepted", () => {
+    const resubmitted = event("BatchItemsResubmitted", {
+      items: [{ ordinal: 1, event: {} }],
+      resubmittedByAccountId: SENDER,
+      resubmittedAt: AT,
+    });
+    // the replacement reused item 0's event id: the new round judges item 0 a duplicate
+    const round = [
+      event("BatchValidationStarted", { itemsTotal: 4, round: 1 }),
+      event("BatchItemsJudged", {
+        from: 0,
+        round: 1,
+        items: [item(0, "duplicate"), item(1, "accepted"), item(2, "rejected"), item(3, "duplicate")],
+      }),
+      event("BatchValidated", { status: "validated", counts, faults: [], round: 1 }),
+    ];
+    const history = [...judged(), reviewed([0, 1]), resubmitted, ...round, reviewed([1])];
+    const state = history.reduce(evolveBatch, initialBatchState());
+    expect([...approvals(state as NonNullable<typeof state>, REVIEWER).keys()]).toEqual([1]);
   });
 });

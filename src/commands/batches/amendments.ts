@@ -98,6 +98,8 @@ async function checked(deps: Deps, read: ReadPackage, locate: Locate, batch: Bat
       problems.push({ code, message, field: `mappings.${i}.${field}` });
       return [];
     };
+    if (asked.slice(0, i).some((earlier) => placeKey(earlier) === placeKey(m)))
+      return at("referencePath", "DUPLICATE_MAPPING", `${m.referencePath} is mapped once a request`);
     const requirement = open.get(placeKey(m));
     if (!requirement)
       return at(

@@ -67,10 +67,11 @@ export type ResubmitItems = { type: "ResubmitItems" } & EventData<typeof BatchIt
  *   one still validating has not said what is wrong, a published one is closed (409
  *   BATCH_NOT_RESUBMITTABLE);
  * - each ordinal names an item of the batch, once (422);
- * - each item cannot be published as it is: rejected or conflicting in validation, or
- *   rejected by a reviewer; any other is 409 ITEM_NOT_RESUBMITTABLE naming each (an
- *   accepted item waits for review, a duplicate is published already, an unresolved one is
- *   mapped);
+ * - each item cannot be published as it is: rejected, conflicting or unresolved in
+ *   validation (a reference no mapping can reach, say a name two people of a fixture not
+ *   made yet go by, is named again), or rejected by a reviewer; any other is 409
+ *   ITEM_NOT_RESUBMITTABLE naming each (an accepted item waits for review, a duplicate is
+ *   published already);
  * - the replacements are recorded, each replaced item's review no longer stands, and the
  *   batch is validated again.
  */
@@ -92,13 +93,16 @@ export function resubmitItems(command: ResubmitItems, batch: Batch): BatchEvent[
   const kept = ordinals.flatMap((o, i) => {
     const outcome = batch.outcomes[o];
     const rejected =
-      outcome === "rejected" || outcome === "conflicting" || batch.reviews.get(o)?.decision === "rejected";
+      outcome === "rejected" ||
+      outcome === "conflicting" ||
+      outcome === "unresolved" ||
+      batch.reviews.get(o)?.decision === "rejected";
     return rejected
       ? []
       : [
           {
             code: "ITEM_NOT_RESUBMITTABLE",
-            message: `Item ${o} is ${outcome}${batch.reviews.has(o) ? " and approved" : ""}: only rejected or conflicting items are replaced`,
+            message: `Item ${o} is ${outcome}${batch.reviews.has(o) ? " and approved" : ""}: only rejected, conflicting or unresolved items are replaced`,
             field: `items.${i}.ordinal`,
           },
         ];

@@ -73,7 +73,8 @@ export function approvals(batch: Batch, publisherAccountId: string): Map<number,
     throw new ReviewIncomplete(
       `${undecided.length} accepted item(s) wait for a decision (the first: ${undecided[0]}); approve or reject them first`,
     );
-  return new Map([...batch.reviews].filter(([, r]) => r.decision === "approved"));
+  // A decision on an item a later round judged otherwise (no longer accepted) publishes nothing.
+  return new Map([...batch.reviews].filter(([o, r]) => r.decision === "approved" && batch.outcomes[o] === "accepted"));
 }
 
 /**

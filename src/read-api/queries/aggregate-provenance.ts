@@ -7,7 +7,6 @@ import type { Sql } from "../../db/database.js";
 import { ApiError, notFound } from "../../http/errors.js";
 import { keysetPage, type Pagination } from "../../http/pagination.js";
 import { mayCorrectAny, mayCorrectInCompetition } from "../../submissions/access.js";
-import { projectorCheckpoint } from "./leaderboards.js";
 import { parseAggregateStatisticId } from "./player-statistics.js";
 import { type Contributor, contributors } from "./statistic-provenance.js";
 
@@ -27,14 +26,14 @@ export type AggregateProvenance = {
   participantId: string;
   statisticId: string;
   part: AggregatePart;
-  /** A fingerprint of the versions of every fixture in the trace: a cursor holds to it. */
+  /** A fingerprint of the trace (its deliveries and their revisions): a cursor holds to it. */
   traceVersion: string;
   count: number;
   data: AggregateContributor[];
   pagination: Pagination;
 };
 
-type TraceRow = { event_id: string; fixture_id: string };
+type TraceRow = { event_id: string; fixture_id: string; revision: number };
 
 /** A page continues after an index of the trace of one set of fixture versions. */
 const cursorKey = z.tuple([z.string().regex(/^[0-9a-f]{16}$/), z.number().int().min(0)]);
@@ -64,7 +63,13 @@ async function mayTrace(sql: Sql, account: Account, scope: { type: string; id: s
  * overs aside (they never count): batting, those the participant faced or was out on;
  * bowling, those they bowled; fielding, those they took part in as a fielder.
  */
-function traceRows(sql: Sql, participantId: string, scope: { type: string; id: string }, part: AggregatePart) {
+function traceRows(
+  sql: Sql,
+  participantId: string,
+  scope: { type: string; id: string },
+  part: AggregatePart,
+  limit: number,
+) {
   const inScope =
     scope.type === "season"
       ? sql`and f.season_id = ${scope.id}`
@@ -81,13 +86,14 @@ function traceRows(sql: Sql, participantId: string, scope: { type: string; id: s
             select 1 from jsonb_array_elements(d.wickets) w, jsonb_array_elements(w->'fielders') x
             where x->>'participantId' = ${participantId})`;
   return sql<TraceRow[]>`
-    select d.event_id::text, d.fixture_id
+    select d.event_id::text, d.fixture_id, d.revision
     from appearance a
     join fixture f on f.fixture_id = a.fixture_id ${inScope}
     join delivery d on d.fixture_id = a.fixture_id and ${participantId} = any(d.participant_ids) ${inPart}
     join innings i on i.fixture_id = d.fixture_id and i.innings_id = d.innings_id and not i.super_over
     where a.participant_id = ${participantId}
-    order by f.start_date, d.fixture_id, d.innings_ordinal, d.sequence_number`;
+    order by f.start_date, d.fixture_id, d.innings_ordinal, d.sequence_number
+    limit ${limit}`;
 }
 
 async function fixtureVersions(sql: Sql, fixtureIds: readonly string[]): Promise<Map<string, number>> {
@@ -97,17 +103,19 @@ async function fixtureVersions(sql: Sql, fixtureIds: readonly string[]): Promise
   return new Map(fixtureIds.map((id) => [id, byStream.get(fixtureStream(id)) ?? 0]));
 }
 
-const fingerprint = (versions: Map<string, number>) =>
+/** What a trace is: which deliveries, in which order, at which revisions. */
+const fingerprint = (trace: readonly TraceRow[]) =>
   createHash("sha256")
-    .update([...versions].map(([id, v]) => `${id}:${v}`).join("\n"))
+    .update(trace.map((r) => `${r.event_id}:${r.revision}`).join("\n"))
     .digest("hex")
     .slice(0, 16);
 
 /**
- * One page of an aggregate's provenance as `account` may read it. The page is read between
- * two reads of where the deliveries read model stands (409 TRACE_CHANGED when it moved: repeat
- * the request); its cursor holds the versions of every fixture in the trace, and a cursor of
- * other versions is refused the same way, so the pages of one answer never mix versions.
+ * One page of an aggregate's provenance as `account` may read it. The trace is one read of
+ * the deliveries read model; its cursor holds a fingerprint of the trace (its deliveries and
+ * their revisions), and a cursor of another trace is refused (409 TRACE_CHANGED), so the
+ * pages of one answer never mix versions. A page whose revisions the history does not show
+ * yet (its read model trails the deliveries') is refused the same way: repeat the request.
  */
 export async function readableAggregateProvenance(
   sql: Sql,
@@ -124,12 +132,11 @@ export async function readableAggregateProvenance(
     where participant_id = ${participantId} and scope_type = ${scope.type} and scope_id = ${scope.type === "career" ? "" : scope.id}`;
   if (!aggregate) throw notFound("statistic of this participant");
 
-  const before = await projectorCheckpoint(sql, "deliveries");
-  const trace = await traceRows(sql, participantId, scope, part);
+  const trace = await traceRows(sql, participantId, scope, part, traceLimit + 1);
   if (trace.length > traceLimit)
     throw new ApiError("EXPORT_TOO_LARGE", `More than ${traceLimit} contributing deliveries: narrow the scope`);
   const versions = await fixtureVersions(sql, [...new Set(trace.map((r) => r.fixture_id))]);
-  const traceVersion = fingerprint(versions);
+  const traceVersion = fingerprint(trace);
   const page = await keysetPage({
     scope: { operation: "getAggregateProvenance", inputs: { participantId, statisticId, part } },
     limit: request.limit,
@@ -137,16 +144,15 @@ export async function readableAggregateProvenance(
     key: cursorKey,
     fetch: async (after, take) => {
       if (after && after[0] !== traceVersion)
-        throw new ApiError(
-          "TRACE_CHANGED",
-          "A fixture of the trace changed since the first page; start again without the cursor",
-        );
+        throw new ApiError("TRACE_CHANGED", "The trace changed since the first page; start again without the cursor");
       const from = after ? after[1] + 1 : 0;
       const rows = trace.slice(from, from + take);
       const found = await contributors(
         sql,
         rows.map((r) => r.event_id),
       );
+      if (found.some((item, i) => item.currentRevision !== rows[i]?.revision))
+        throw new ApiError("TRACE_CHANGED", "A delivery of the page changed while it was read; repeat the request");
       return found.map((item, i) => {
         const fixtureId = rows[i]?.fixture_id as string;
         return {
@@ -156,7 +162,5 @@ export async function readableAggregateProvenance(
       });
     },
   });
-  if ((await projectorCheckpoint(sql, "deliveries")) !== before)
-    throw new ApiError("TRACE_CHANGED", "The deliveries changed while the trace was read; repeat the request");
   return { participantId, statisticId, part, traceVersion, count: trace.length, ...page };
 }

@@ -25,12 +25,9 @@ export async function leaderboardRowsJson(
  * Where the statistics read model stands: its active generation and checkpoint. Every change
  * to an aggregate moves it, so a leaderboard cached under it can never be stale.
  */
-export const statisticsCheckpoint = (sql: Sql) => projectorCheckpoint(sql, "statistics");
-
-/** Where a projector's active generation stands in the log: it moves with every change it applies. */
-export async function projectorCheckpoint(sql: Sql, projector: string): Promise<string> {
+export async function statisticsCheckpoint(sql: Sql): Promise<string> {
   const [row] = await sql<{ checkpoint: string }[]>`
     select generation || ':' || checkpoint_commit || ':' || checkpoint_index as checkpoint
-    from projector_generations where projector = ${projector} and state = 'active'`;
+    from projector_generations where projector = 'statistics' and state = 'active'`;
   return row?.checkpoint ?? "none";
 }
