@@ -12,7 +12,7 @@ import type { Problem } from "../errors.js";
 import { type CommandContext, type HandleResult, handleCommand, loadStream } from "../handle.js";
 import { batchDecider } from "./decide.js";
 import { BatchForbidden, MappingInvalid } from "./errors.js";
-import { type MapReferences, type ResubmitItems, stagedOrRefused } from "./resolution.js";
+import { type MapReferences, type ResubmitItems, resubmittableOrRefused, stagedOrRefused } from "./resolution.js";
 
 /**
  * What may change in a judged batch before publication (docs/batches.md, "Resolution" and
@@ -53,6 +53,8 @@ export async function resubmitBatchItems(
   const stream = batchStream(batchReference);
   const { state } = await loadStream(store, batchCatalogue, stream, batchDecider);
   if (!state) throw new BatchForbidden("No batch of yours has this reference");
+  // Whoever sees the batch sees its status: one that takes no replacements says so first.
+  resubmittableOrRefused(state);
   mayResubmit(account, state);
   const command: ResubmitItems = {
     type: "ResubmitItems",

@@ -49,6 +49,14 @@ export function recordCanonicalFixture(command: RecordCanonicalFixture, batch: B
   return [{ type: "BatchFixtureCreated", data }];
 }
 
+export function resubmittableOrRefused(batch: Batch): void {
+  const status = batch.validation?.completed ? batch.validation.status : "validating";
+  if (batch.published || status === "validating")
+    throw new BatchNotResubmittable(
+      `Items are resubmitted once the batch is judged and until it is published; this one is ${batch.published ? "published" : status}`,
+    );
+}
+
 export function stagedOrRefused(batch: Batch): void {
   const status = batch.validation?.completed ? batch.validation.status : "validating";
   if (batch.published || status !== "staged")
@@ -76,11 +84,7 @@ export type ResubmitItems = { type: "ResubmitItems" } & EventData<typeof BatchIt
  *   batch is validated again.
  */
 export function resubmitItems(command: ResubmitItems, batch: Batch): BatchEvent[] {
-  const status = batch.validation?.completed ? batch.validation.status : "validating";
-  if (batch.published || status === "validating")
-    throw new BatchNotResubmittable(
-      `Items are resubmitted once the batch is judged and until it is published; this one is ${batch.published ? "published" : status}`,
-    );
+  resubmittableOrRefused(batch);
   const ordinals = command.items.map((i) => i.ordinal);
   const unknown = ordinals.flatMap((o, i) =>
     o >= batch.outcomes.length
