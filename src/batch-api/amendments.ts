@@ -197,7 +197,7 @@ const canonicalFixtureRoute = createRoute({
 
 export function registerAmendments(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
-  /** Records a change of the batch as `change` says, and answers the batch as its read model then shows it. */
+
   /** Records a change of the batch as `change` says; the batch as its read model then shows it, and what the change returned. */
   const amend = async <Outcome extends HandleResult>(
     c: Context,

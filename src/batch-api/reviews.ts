@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { REVIEW_DECISIONS } from "../../streams/batch.js";
-import { visibleTo } from "../batches/access.js";
+import { mayReview, visibleTo } from "../batches/access.js";
 import { findBatch } from "../batches/queries.js";
-import { mayReview, publishBatch, reviewBatch } from "../commands/batches/publication.js";
+import { publishBatch, reviewBatch } from "../commands/batches/publication.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { application, bearerSecurity, callerOf, commandContext, settled } from "../http/authentication.js";

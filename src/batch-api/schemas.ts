@@ -1,12 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { ITEM_OUTCOMES, REFERENCE_TYPES, REVIEW_DECISIONS } from "../../streams/batch.js";
 import { BATCH_STATUSES, type BatchView } from "../batches/queries.js";
+import { timestampField as timestamp } from "../http/dates.js";
 import { errorEnvelopeSchema } from "../http/errors.js";
 
 /** The answers' shapes and the package's, as the contract documents them. */
-
-const timestamp = (description: string) =>
-  z.string().openapi({ description, format: "date-time", example: "2026-11-26T10:15:30.000Z" });
 
 export const batchSchema = z
   .object({

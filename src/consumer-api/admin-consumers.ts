@@ -15,6 +15,7 @@ import {
   requireCaller,
   settled,
 } from "../http/authentication.js";
+import { timestampField as timestamp } from "../http/dates.js";
 import { errorEnvelopeSchema, errorResponses } from "../http/errors.js";
 import { collectionSchema, cursorParam, INTEGER_MAX, keysetPage, limitParam } from "../http/pagination.js";
 import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
@@ -37,9 +38,6 @@ export const CONSUMER_BOUNDS = {
 const READ_MODELS = ["consumers"] as const;
 const TAGS = ["API consumers"];
 const COLLECTION = "/api/v1/admin/api-consumers";
-
-const timestamp = (description: string) =>
-  z.string().openapi({ description, format: "date-time", example: "2026-11-22T10:15:30.000Z" });
 
 const apiKeySchema = z
   .object({

@@ -17,3 +17,7 @@ export const storableDate = () =>
 /** A UTC timestamp as `Date.toISOString()` writes it, that PostgreSQL can hold. */
 export const storableTimestamp = () =>
   z.iso.datetime({ abort: true }).refine(fromFirstDate, `Expected a time from ${FIRST_DATE}`);
+
+/** A timestamp in an answer, as `Date.toISOString()` writes it. */
+export const timestampField = (description: string) =>
+  z.string().openapi({ description, format: "date-time", example: "2026-11-22T10:15:30.000Z" });

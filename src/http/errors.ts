@@ -2,18 +2,14 @@ import { z } from "@hono/zod-openapi";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { DomainError, type DomainErrorCode, type Problem } from "../commands/errors.js";
 
-/** Every error code the API answers with, and the status each one carries. */
-export const ERROR_STATUS = {
-  INVALID_JSON: 400,
-  VALIDATION_FAILED: 400,
-  MALFORMED_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  API_KEY_UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
+/**
+ * How HTTP answers each domain refusal; the compiler holds it to every code. A domain
+ * VALIDATION_FAILED is a command body that means nothing valid: 422, not a bad query's 400.
+ */
+export const DOMAIN_STATUS = {
+  VALIDATION_FAILED: 422,
   NOT_FOUND: 404,
-  UNSUPPORTED_API_VERSION: 404,
-  METHOD_NOT_ALLOWED: 405,
-  REQUEST_TIMEOUT: 408,
+  FORBIDDEN: 403,
   DUPLICATE_EVENT_ID: 409,
   EVENT_CONFLICT: 409,
   INVALID_SUBMITTER_ACCESS_TRANSITION: 409,
@@ -25,6 +21,22 @@ export const ERROR_STATUS = {
   ITEM_NOT_RESUBMITTABLE: 409,
   ITEM_NOT_REVIEWABLE: 409,
   REVIEW_INCOMPLETE: 409,
+} as const satisfies Record<DomainErrorCode, ContentfulStatusCode>;
+
+/** The domain's refusals but VALIDATION_FAILED, which a bad query answers with 400. */
+const { VALIDATION_FAILED: _, ...domainRefusals } = DOMAIN_STATUS;
+
+/** Every error code the API answers with, and the status each one carries. */
+export const ERROR_STATUS = {
+  INVALID_JSON: 400,
+  VALIDATION_FAILED: 400,
+  MALFORMED_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  API_KEY_UNAUTHORIZED: 401,
+  ...domainRefusals,
+  UNSUPPORTED_API_VERSION: 404,
+  METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   TRACE_CHANGED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -134,27 +146,6 @@ export class ApiError extends Error {
     return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
   }
 }
-
-/**
- * How HTTP answers each domain refusal; the compiler holds it to every code. A domain
- * VALIDATION_FAILED is a command body that means nothing valid: 422, not a bad query's 400.
- */
-export const DOMAIN_STATUS = {
-  VALIDATION_FAILED: 422,
-  NOT_FOUND: 404,
-  FORBIDDEN: 403,
-  DUPLICATE_EVENT_ID: 409,
-  EVENT_CONFLICT: 409,
-  INVALID_SUBMITTER_ACCESS_TRANSITION: 409,
-  IDEMPOTENCY_KEY_REUSED: 409,
-  SELF_REVIEW_FORBIDDEN: 403,
-  BATCH_NOT_REVIEWABLE: 409,
-  BATCH_NOT_STAGED: 409,
-  BATCH_NOT_RESUBMITTABLE: 409,
-  ITEM_NOT_RESUBMITTABLE: 409,
-  ITEM_NOT_REVIEWABLE: 409,
-  REVIEW_INCOMPLETE: 409,
-} as const satisfies Record<DomainErrorCode, ContentfulStatusCode>;
 
 /** The answer to a domain refusal: its code, message and problems in the envelope, at its code's status. */
 export const fromDomainError = (error: DomainError) =>

@@ -198,23 +198,30 @@ export const batches = defineProjector({
     [BatchFixtureCreated.type]: (tx, events) => nextRound(tx, events),
     [BatchItemsResubmitted.type]: async (tx, events) => {
       // A replaced item's review no longer stands; until it is judged again the report shows it as it was.
-      for (const e of events)
-        await tx`
-          update batch_item set review = null
-          where batch_reference = ${streamEntityId(e.streamId)}::uuid
-            and ordinal = any(${e.data.items.map((i) => i.ordinal)}::int[])`;
+      const replaced = events.flatMap((e) =>
+        e.data.items.map(({ ordinal }) => ({ batch_reference: streamEntityId(e.streamId), ordinal })),
+      );
+      await tx`
+        update batch_item i set review = null
+        from jsonb_to_recordset(${json(tx, replaced)}) as r(batch_reference uuid, ordinal integer)
+        where i.batch_reference = r.batch_reference and i.ordinal = r.ordinal`;
       await recountReviews(tx, events);
       return nextRound(tx, events);
     },
     [BatchItemsReviewed.type]: async (tx, events) => {
-      // In log order: a later decision on an item replaces the earlier one, replayed or not.
-      for (const e of events) {
-        const { ordinals, decision, reason, reviewerAccountId, reviewedAt } = e.data;
-        const review = { decision, reason, reviewedBy: reviewerAccountId, reviewedAt };
-        await tx`
-          update batch_item set review = ${json(tx, review)}
-          where batch_reference = ${streamEntityId(e.streamId)}::uuid and ordinal = any(${ordinals}::int[])`;
-      }
+      // A later decision on an item replaces the earlier one: the run's last stands, replayed or not.
+      const decisions = lastByKey(
+        events.flatMap((e) => {
+          const { ordinals, decision, reason, reviewerAccountId, reviewedAt } = e.data;
+          const review = { decision, reason, reviewedBy: reviewerAccountId, reviewedAt };
+          return ordinals.map((ordinal) => ({ batch_reference: streamEntityId(e.streamId), ordinal, review }));
+        }),
+        (r) => `${r.batch_reference}:${r.ordinal}`,
+      );
+      await tx`
+        update batch_item i set review = r.review
+        from jsonb_to_recordset(${json(tx, decisions)}) as r(batch_reference uuid, ordinal integer, review jsonb)
+        where i.batch_reference = r.batch_reference and i.ordinal = r.ordinal`;
       return recountReviews(tx, events);
     },
     [BatchPublished.type]: async (tx, events) => {

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { timestampField as timestamp } from "../http/dates.js";
 import { paginationSchema } from "../http/pagination.js";
 import { AGGREGATE_PARTS } from "../read-api/queries/aggregate-provenance.js";
 import { actor, revisionStateSchema } from "../submission-api/schemas.js";
@@ -11,8 +12,6 @@ const sha256 = (description: string) =>
     pattern: "^[0-9a-f]{64}$",
     example: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
   });
-const timestamp = (description: string) =>
-  z.string().openapi({ description, format: "date-time", example: "2026-11-22T10:15:30.000Z" });
 const link = (description: string, example: string) => z.string().openapi({ description, example });
 
 const cricsheetSource = z

@@ -1,11 +1,9 @@
 import { z } from "@hono/zod-openapi";
+import { timestampField as timestamp } from "../http/dates.js";
 
 /** Response bodies of the submission routes (the request bodies are in src/submissions/schema.ts). */
 
 const id = (description: string, example: string) => z.string().openapi({ description, example });
-const timestamp = (description: string) =>
-  z.string().openapi({ description, format: "date-time", example: "2026-11-22T10:15:30.000Z" });
-
 export const acceptanceResultSchema = z
   .object({
     submissionId: id("Id of this submission.", "5f0c8f7e-2b1a-4c3d-9e8f-7a6b5c4d3e2f"),

@@ -3,9 +3,9 @@ import { batchDecider } from "../../src/commands/batches/decide.js";
 import {
   BatchNotReviewable,
   BatchNotStaged,
+  BatchRequestInvalid,
   ItemNotReviewable,
   ReviewIncomplete,
-  ReviewInvalid,
   SelfReviewForbidden,
 } from "../../src/commands/batches/errors.js";
 import type { MapReferences } from "../../src/commands/batches/resolution.js";
@@ -151,7 +151,7 @@ describe("reviewing a validated batch", () => {
     batches
       .given(judged())
       .when(reviewing([4]))
-      .thenThrows(ReviewInvalid));
+      .thenThrows(BatchRequestInvalid));
 
   it("refuses a staged batch, one still validating, and a published one", () => {
     batches

@@ -1,6 +1,7 @@
-import { type Account, mayWriteIn } from "../../../streams/account-state.js";
-import { batchCatalogue, batchStream, REFERENCE_TYPES } from "../../../streams/batch.js";
+import type { Account } from "../../../streams/account-state.js";
+import { batchCatalogue, REFERENCE_TYPES } from "../../../streams/batch.js";
 import type { Batch } from "../../../streams/batch-state.js";
+import { mayResolve, mayResubmit } from "../../batches/access.js";
 import { batchFacts } from "../../batches/facts.js";
 import { judgeBatch } from "../../batches/judge.js";
 import type { Requirement } from "../../batches/judged.js";
@@ -9,9 +10,10 @@ import type { Sql } from "../../db/database.js";
 import type { EventStore } from "../../event-store/port.js";
 import type { ReadPackage } from "../../ingest/batches/package.js";
 import type { Problem } from "../errors.js";
-import { type CommandContext, type HandleResult, handleCommand, loadStream } from "../handle.js";
+import { type CommandContext, type HandleResult, handleCommand } from "../handle.js";
 import { batchDecider } from "./decide.js";
-import { BatchForbidden, MappingInvalid } from "./errors.js";
+import { BatchRequestInvalid } from "./errors.js";
+import { loadBatch } from "./handlers.js";
 import { type MapReferences, type ResubmitItems, resubmittableOrRefused, stagedOrRefused } from "./resolution.js";
 
 /**
@@ -32,27 +34,12 @@ export type MappingRequest = { referencePath: string; file?: string | undefined;
 
 type Deps = { store: EventStore; sql: Sql };
 
-/** The sender, or an administrator whose scope holds the batch's competition, while they may write in it. */
-export function mayResolve(account: Account, batch: { ownerAccountId: string; competitionId: string }): void {
-  const mine = account.accountId === batch.ownerAccountId || account.role === "admin";
-  if (!mine || !mayWriteIn(account, batch.competitionId))
-    throw new BatchForbidden("No batch of yours has this reference");
-}
-
-/** Only the batch's sender replaces its items, while they may send for its competition. */
-function mayResubmit(account: Account, batch: { ownerAccountId: string; competitionId: string }): void {
-  if (account.accountId !== batch.ownerAccountId || !mayWriteIn(account, batch.competitionId))
-    throw new BatchForbidden("Only the batch's sender resubmits its items");
-}
-
 export async function resubmitBatchItems(
   { store }: Deps,
   { batchReference, account, items }: { batchReference: string; account: Account; items: ResubmitItems["items"] },
   context: CommandContext,
 ): Promise<HandleResult> {
-  const stream = batchStream(batchReference);
-  const { state } = await loadStream(store, batchCatalogue, stream, batchDecider);
-  if (!state) throw new BatchForbidden("No batch of yours has this reference");
+  const { stream, state } = await loadBatch(store, batchReference);
   // Whoever sees the batch sees its status: one that takes no replacements says so first.
   resubmittableOrRefused(state);
   mayResubmit(account, state);
@@ -70,9 +57,7 @@ export async function mapBatchReferences(
   { batchReference, account, mappings }: { batchReference: string; account: Account; mappings: MappingRequest[] },
   context: CommandContext,
 ): Promise<HandleResult> {
-  const stream = batchStream(batchReference);
-  const { history, state } = await loadStream(deps.store, batchCatalogue, stream, batchDecider);
-  if (!state) throw new BatchForbidden("No batch of yours has this reference");
+  const { stream, history, state } = await loadBatch(deps.store, batchReference);
   mayResolve(account, state);
   stagedOrRefused(state);
   const { read, locate } = await batchPackage(history, state);
@@ -121,7 +106,7 @@ async function checked(deps: Deps, read: ReadPackage, locate: Locate, batch: Bat
     return [{ index: i, referencePath: requirement.path, referenceType: candidate.type, entityId: candidate.id }];
   });
   if (problems.length > 0)
-    throw new MappingInvalid("Mappings name no reference to resolve; nothing was recorded", problems);
+    throw new BatchRequestInvalid("Mappings name no reference to resolve; nothing was recorded", problems);
 
   const mappings = new Map(read.mappings);
   for (const m of chosen) mappings.set(m.referencePath, m.entityId);
@@ -138,7 +123,8 @@ async function checked(deps: Deps, read: ReadPackage, locate: Locate, batch: Bat
         ]
       : [],
   );
-  if (unfit.length > 0) throw new MappingInvalid("Mappings do not fit their references; nothing was recorded", unfit);
+  if (unfit.length > 0)
+    throw new BatchRequestInvalid("Mappings do not fit their references; nothing was recorded", unfit);
   return chosen.map(({ index: _, ...m }) => m);
 }
 

@@ -1,4 +1,4 @@
-import { type Account, mayWriteIn } from "../../../streams/account-state.js";
+import type { Account } from "../../../streams/account-state.js";
 import { batchCatalogue, batchStream } from "../../../streams/batch.js";
 import {
   type FixtureEvent,
@@ -10,6 +10,7 @@ import {
   SquadNamed,
 } from "../../../streams/fixture.js";
 import { evolveFixture, type FixtureState, initialFixtureState } from "../../../streams/fixture-state.js";
+import { mayAdminister } from "../../batches/access.js";
 import { type CanonicalFixture, canonicalFixture } from "../../batches/canonical-fixture.js";
 import { canonicalFacts } from "../../batches/facts.js";
 import { batchPackage, type Locate } from "../../batches/package-files.js";
@@ -20,7 +21,8 @@ import { type CommandContext, type Decider, type HandleResult, handleCommand, lo
 import { handleOnFixture } from "../submissions/handlers.js";
 import { openRequirements, placeKey } from "./amendments.js";
 import { batchDecider } from "./decide.js";
-import { BatchForbidden } from "./errors.js";
+import { BatchRequestInvalid } from "./errors.js";
+import { loadBatch } from "./handlers.js";
 import { stagedOrRefused } from "./resolution.js";
 
 /**
@@ -32,11 +34,6 @@ import { stagedOrRefused } from "./resolution.js";
  */
 
 type Deps = { store: EventStore; sql: Sql };
-
-/** 422: the package's fixture cannot be made a canonical fixture; the details say every reason. */
-export class CanonicalFixtureInvalid extends DomainError {
-  readonly code = "VALIDATION_FAILED";
-}
 
 /** 409: the fixture the source id names exists already, in another competition. */
 export class CanonicalFixtureTaken extends DomainError {
@@ -75,14 +72,12 @@ export async function makeCanonicalFixture(
   { batchReference, account, request }: { batchReference: string; account: Account; request: CanonicalFixtureRequest },
   context: CommandContext,
 ): Promise<{ fixtureId: string; referencePath: string; result: HandleResult }> {
-  const { history, state } = await loadStream(deps.store, batchCatalogue, batchStream(batchReference), batchDecider);
-  if (!state) throw new BatchForbidden("No batch of yours has this reference");
-  if (account.role !== "admin" || !mayWriteIn(account, state.competitionId))
-    throw new BatchForbidden("Only an administrator makes canonical fixtures");
+  const { history, state } = await loadBatch(deps.store, batchReference);
+  mayAdminister(account, state, "Only an administrator makes canonical fixtures");
   stagedOrRefused(state);
   const { read, locate } = await batchPackage(history, state);
   const refuse = (code: string, message: string): never => {
-    throw new CanonicalFixtureInvalid(message, [{ code, message, field: "referencePath" }]);
+    throw new BatchRequestInvalid(message, [{ code, message, field: "referencePath" }]);
   };
   const notFound = () =>
     refuse("REQUIREMENT_NOT_FOUND", `The batch has no fixture to resolve at ${request.referencePath}`);
@@ -100,7 +95,7 @@ export async function makeCanonicalFixture(
     await canonicalFacts(deps.sql, read, index, state.competitionId),
   );
   if ("problems" in made)
-    throw new CanonicalFixtureInvalid(
+    throw new BatchRequestInvalid(
       "The package's fixture cannot be made a canonical fixture; nothing was recorded",
       made.problems.map((p) => {
         const { path, file } = locate(p.field);

@@ -42,6 +42,15 @@ export class SelfReviewForbidden extends DomainError {
   }
 }
 
+/**
+ * 422: a request about a batch that names what the batch has not (an item, a reference to
+ * resolve) or asks for what cannot fit it (a mapping outside the reference's scope, a
+ * fixture whose teams or people do not exist); the details say where. Nothing is recorded.
+ */
+export class BatchRequestInvalid extends DomainError {
+  readonly code = "VALIDATION_FAILED";
+}
+
 /** 409: the batch is not validated (still being judged, staged, rejected) or is already published. */
 export class BatchNotReviewable extends DomainError {
   readonly code = "BATCH_NOT_REVIEWABLE";
@@ -50,11 +59,6 @@ export class BatchNotReviewable extends DomainError {
 /** 409: reference mappings for a batch that is not staged (still validating, validated, rejected or published). */
 export class BatchNotStaged extends DomainError {
   readonly code = "BATCH_NOT_STAGED";
-}
-
-/** 422: mappings that name no reference the batch must resolve, or a candidate that does not fit; the details say which. */
-export class MappingInvalid extends DomainError {
-  readonly code = "VALIDATION_FAILED";
 }
 
 /** 409: replacements for a batch still validating or already published. */
@@ -67,19 +71,9 @@ export class ItemNotResubmittable extends DomainError {
   readonly code = "ITEM_NOT_RESUBMITTABLE";
 }
 
-/** 422: replacements naming an item the batch has not, or one item twice. */
-export class ResubmissionInvalid extends DomainError {
-  readonly code = "VALIDATION_FAILED";
-}
-
 /** 409: items named for review whose outcome is not `accepted`; the details name each. */
 export class ItemNotReviewable extends DomainError {
   readonly code = "ITEM_NOT_REVIEWABLE";
-}
-
-/** 422: ordinals that name no item of the batch. */
-export class ReviewInvalid extends DomainError {
-  readonly code = "VALIDATION_FAILED";
 }
 
 /** 409: accepted items still wait for a decision, so publication cannot say what becomes of them. */

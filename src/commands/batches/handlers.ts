@@ -5,9 +5,17 @@ import { candidatesFor } from "../../batches/references.js";
 import type { Sql } from "../../db/database.js";
 import type { EventStore } from "../../event-store/port.js";
 import type { Intake } from "../../ingest/batches/intake.js";
-import { type CommandContext, type HandleResult, handleCommand } from "../handle.js";
+import { type CommandContext, type HandleResult, handleCommand, loadStream } from "../handle.js";
 import { batchDecider } from "./decide.js";
 import { BatchForbidden, PackageUnreadable } from "./errors.js";
+
+/** A batch's stream and what it says now; a reference no batch has is refused as one the caller cannot see. */
+export async function loadBatch(store: EventStore, batchReference: string) {
+  const stream = batchStream(batchReference);
+  const { history, state } = await loadStream(store, batchCatalogue, stream, batchDecider);
+  if (!state) throw new BatchForbidden("No batch of yours has this reference");
+  return { stream, history, state };
+}
 
 /** A received batch: where its events landed (for read-your-writes), its reference and competition. */
 export type BatchReceipt = HandleResult & { batchReference: string; competitionId: string };

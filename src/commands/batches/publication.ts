@@ -1,9 +1,10 @@
-import { type Account, mayWriteIn } from "../../../streams/account-state.js";
+import type { Account } from "../../../streams/account-state.js";
 import { BatchPublished, batchCatalogue, batchStream, type Review } from "../../../streams/batch.js";
 import type { Batch } from "../../../streams/batch-state.js";
 import { type FixtureEvent, recordingId } from "../../../streams/fixture.js";
 import type { FixtureState } from "../../../streams/fixture-state.js";
 import type { EventData } from "../../../streams/types.js";
+import { mayReview } from "../../batches/access.js";
 import { batchFacts } from "../../batches/facts.js";
 import { type JudgedItem, judgeBatch } from "../../batches/judge.js";
 import { batchPackage } from "../../batches/package-files.js";
@@ -11,10 +12,10 @@ import type { Sql } from "../../db/database.js";
 import { DuplicateEventId, type EventStore, type RecordedEvent } from "../../event-store/port.js";
 import { MAX_EVENTS } from "../../submissions/schema.js";
 import { type RefreshScope, refreshedScopes } from "../../submissions/scopes.js";
-import { type CommandContext, type Decider, type HandleResult, handleCommand, loadStream } from "../handle.js";
+import { type CommandContext, type Decider, type HandleResult, handleCommand } from "../handle.js";
 import { handleOnFixture } from "../submissions/handlers.js";
 import { batchDecider } from "./decide.js";
-import { BatchForbidden, SelfReviewForbidden } from "./errors.js";
+import { loadBatch } from "./handlers.js";
 import {
   type ApprovedItem,
   type PublicationPlan,
@@ -31,16 +32,6 @@ import { approvals, type ReviewItems } from "./review.js";
  */
 
 type Deps = { store: EventStore; sql: Sql };
-
-/**
- * Reviewing and publishing are for an administrator in the batch's competition scope who
- * did not send it. The sender is told why; anyone else is refused as for a batch they cannot see.
- */
-export function mayReview(account: Account, batch: { ownerAccountId: string; competitionId: string }): void {
-  if (account.accountId === batch.ownerAccountId) throw new SelfReviewForbidden();
-  if (account.role !== "admin" || !mayWriteIn(account, batch.competitionId))
-    throw new BatchForbidden("No batch of yours has this reference");
-}
 
 /** Records a reviewer's decision on items of the batch, or on all its accepted items. */
 export function reviewBatch(
@@ -73,9 +64,7 @@ export async function publishBatch(
   { batchReference, publisher }: { batchReference: string; publisher: Account },
   context: CommandContext,
 ): Promise<PublicationOutcome> {
-  const stream = batchStream(batchReference);
-  const { history, state } = await loadStream(deps.store, batchCatalogue, stream, batchDecider);
-  if (!state) throw new BatchForbidden("No batch of yours has this reference");
+  const { stream, history, state } = await loadBatch(deps.store, batchReference);
   mayReview(publisher, state);
   const done = history.find((e) => e.type === BatchPublished.type);
   if (done) {

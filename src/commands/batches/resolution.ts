@@ -6,7 +6,7 @@ import type {
 } from "../../../streams/batch.js";
 import type { Batch } from "../../../streams/batch-state.js";
 import type { EventData } from "../../../streams/types.js";
-import { BatchNotResubmittable, BatchNotStaged, ItemNotResubmittable, ResubmissionInvalid } from "./errors.js";
+import { BatchNotResubmittable, BatchNotStaged, BatchRequestInvalid, ItemNotResubmittable } from "./errors.js";
 
 /**
  * Resolution of a batch, as its stream decides it (docs/batches.md, "Resolution" and
@@ -93,7 +93,7 @@ export function resubmitItems(command: ResubmitItems, batch: Batch): BatchEvent[
         ? [{ code: "DUPLICATE_ITEM", message: `Item ${o} is replaced once a request`, field: `items.${i}.ordinal` }]
         : [],
   );
-  if (unknown.length > 0) throw new ResubmissionInvalid("Items named for resubmission are not in the batch", unknown);
+  if (unknown.length > 0) throw new BatchRequestInvalid("Items named for resubmission are not in the batch", unknown);
   const kept = ordinals.flatMap((o, i) => {
     const outcome = batch.outcomes[o];
     const rejected =

@@ -3,9 +3,9 @@ import type { Batch } from "../../../streams/batch-state.js";
 import type { EventData } from "../../../streams/types.js";
 import {
   BatchNotReviewable,
+  BatchRequestInvalid,
   ItemNotReviewable,
   ReviewIncomplete,
-  ReviewInvalid,
   SelfReviewForbidden,
 } from "./errors.js";
 
@@ -116,7 +116,7 @@ function named(items: number[], batch: Batch): number[] {
       ? [{ code: "ITEM_NOT_FOUND", message: `The batch has no item ${o}`, field: `items.${i}` }]
       : [],
   );
-  if (unknown.length > 0) throw new ReviewInvalid("Items named for review are not in the batch", unknown);
+  if (unknown.length > 0) throw new BatchRequestInvalid("Items named for review are not in the batch", unknown);
   const refused = items.flatMap((o, i) => {
     const outcome = batch.outcomes[o];
     return outcome === "accepted"

@@ -31,7 +31,7 @@ const column = (level: Level, name: string, path: string, kind: Kind = "text"): 
 });
 
 /** At most three fielders per row (the specification's CSV limit); one dismissal per row. */
-export const MAX_FIELDERS = 3;
+const MAX_FIELDERS = 3;
 const fielder = (n: number): Column[] => {
   const at = `wickets.0.fielders.${n - 1}`;
   return [

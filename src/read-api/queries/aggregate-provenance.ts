@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { z } from "@hono/zod-openapi";
 import type { Account } from "../../../streams/account-state.js";
-import { fixtureStream } from "../../../streams/fixture.js";
 import { CorrectionForbidden } from "../../commands/submissions/errors.js";
 import type { Sql } from "../../db/database.js";
 import { ApiError, notFound } from "../../http/errors.js";
 import { keysetPage, type Pagination } from "../../http/pagination.js";
 import { mayCorrectAny, mayCorrectInCompetition } from "../../submissions/access.js";
+import { fixtureVersions } from "./fixtures.js";
 import { parseAggregateStatisticId } from "./player-statistics.js";
 import { type Contributor, contributors } from "./statistic-provenance.js";
 
@@ -94,13 +94,6 @@ function traceRows(
     where a.participant_id = ${participantId}
     order by f.start_date, d.fixture_id, d.innings_ordinal, d.sequence_number
     limit ${limit}`;
-}
-
-async function fixtureVersions(sql: Sql, fixtureIds: readonly string[]): Promise<Map<string, number>> {
-  const rows = await sql<{ stream_id: string; revision: string }[]>`
-    select stream_id, revision from stream_version where stream_id = any(${fixtureIds.map(fixtureStream)})`;
-  const byStream = new Map(rows.map((r) => [r.stream_id, Number(r.revision)]));
-  return new Map(fixtureIds.map((id) => [id, byStream.get(fixtureStream(id)) ?? 0]));
 }
 
 /** What a trace is: which deliveries, in which order, at which revisions. */

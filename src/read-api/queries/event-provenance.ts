@@ -95,6 +95,16 @@ export function sourceOf(row: RevisionRow): RevisionSource | null {
   }
 }
 
+/** A revision as provenance answers it, but for the states it replaced and made. */
+export const revisionOf = (row: RevisionRow): Omit<RevisionProvenance, "previousState" | "resultingState"> => ({
+  revision: row.revision,
+  deliveryId: row.revision_event_id,
+  recordedBy: actorOf(row),
+  recordedAt: row.occurred_at,
+  reason: row.reason,
+  source: sourceOf(row),
+});
+
 /** Every revision of a delivery, oldest first, as `account` may read them (the history's rule). */
 export async function readableEventProvenance(sql: Sql, account: Account, eventId: string): Promise<EventProvenance> {
   await mayReadHowItCame(sql, account, eventId);
@@ -107,12 +117,7 @@ export async function readableEventProvenance(sql: Sql, account: Account, eventI
     fixtureId: first.fixture_id,
     currentRevision: rows.at(-1)?.revision ?? 1,
     revisions: rows.map((row, i) => ({
-      revision: row.revision,
-      deliveryId: row.revision_event_id,
-      recordedBy: actorOf(row),
-      recordedAt: row.occurred_at,
-      reason: row.reason,
-      source: sourceOf(row),
+      ...revisionOf(row),
       previousState: states[i - 1] ?? null,
       resultingState: states[i] as RevisionState,
     })),

@@ -1,3 +1,4 @@
+import { fixtureStream } from "../../../streams/fixture.js";
 import type { Sql } from "../../db/database.js";
 import type { Direction, Keyed } from "../../http/pagination.js";
 import type { Fixture, FixtureDetail, InningsSummary, ParticipantFixture } from "../schemas/fixture.js";
@@ -175,6 +176,14 @@ export async function fixtureVersion(sql: Sql, fixtureId: string): Promise<numbe
     from fixture f left join stream_version sv on sv.stream_id = 'fixture-' || f.fixture_id
     where f.fixture_id = ${fixtureId}`;
   return row?.version;
+}
+
+/** Each fixture's version (0 before its stream is projected), by id. */
+export async function fixtureVersions(sql: Sql, fixtureIds: readonly string[]): Promise<Map<string, number>> {
+  const rows = await sql<{ stream_id: string; revision: string }[]>`
+    select stream_id, revision from stream_version where stream_id = any(${fixtureIds.map(fixtureStream)})`;
+  const byStream = new Map(rows.map((r) => [r.stream_id, Number(r.revision)]));
+  return new Map(fixtureIds.map((id) => [id, byStream.get(fixtureStream(id)) ?? 0]));
 }
 
 /** A competitor as this fixture names it (the name it played under). */

@@ -4,8 +4,8 @@ import type { Sql } from "../../db/database.js";
 import { ApiError, notFound } from "../../http/errors.js";
 import { keysetPage, type Pagination } from "../../http/pagination.js";
 import { mayCorrectAny, mayCorrectInCompetition } from "../../submissions/access.js";
-import { actorOf, revisionRows } from "./delivery-history.js";
-import { type RevisionProvenance, sourceOf } from "./event-provenance.js";
+import { type RevisionRow, revisionRows } from "./delivery-history.js";
+import { type RevisionProvenance, revisionOf } from "./event-provenance.js";
 import { findStatistic, loadFixtureStatistics } from "./fixture-statistics.js";
 import { fixtureVersion } from "./fixtures.js";
 import { stableTrace, traceOf } from "./statistic-trace.js";
@@ -50,20 +50,18 @@ async function fixtureCompetition(sql: Sql, fixtureId: string): Promise<string |
 
 /** The contributors' revisions, each delivery's oldest first, in the order of `eventIds`. */
 export async function contributors(sql: Sql, eventIds: string[]): Promise<Contributor[]> {
-  const rows = await revisionRows(sql, eventIds);
+  const byEvent = new Map<string, RevisionRow[]>();
+  for (const row of await revisionRows(sql, eventIds)) {
+    const revisions = byEvent.get(row.event_id) ?? [];
+    revisions.push(row);
+    byEvent.set(row.event_id, revisions);
+  }
   return eventIds.map((eventId) => {
-    const revisions = rows.filter((r) => r.event_id === eventId);
+    const revisions = byEvent.get(eventId) ?? [];
     return {
       eventId,
       currentRevision: revisions.at(-1)?.revision ?? 1,
-      revisions: revisions.map((row) => ({
-        revision: row.revision,
-        deliveryId: row.revision_event_id,
-        recordedBy: actorOf(row),
-        recordedAt: row.occurred_at,
-        reason: row.reason,
-        source: sourceOf(row),
-      })),
+      revisions: revisions.map(revisionOf),
       provenance: eventProvenancePath(eventId),
     };
   });
