@@ -29,7 +29,7 @@ const keyRefused = () => new ApiError("API_KEY_UNAUTHORIZED", "A valid API key i
 
 /**
  * The holder of the request's key, or undefined for a malformed, unknown or revoked one.
- * Only holders are memoised, until the read models change (a revocation is such a change):
+ * Only holders are memoised, until the consumers' read model changes (a revocation does):
  * a miss is never kept, so made-up keys cannot crowd the shared memo. The memo is keyed by a
  * hash of the key, so no key is held; a plain SHA-256 suffices (keys are 256-bit random)
  * and costs a fraction of the keyed digest. One-shot `hash`, not `createHash`: a Hash
@@ -47,7 +47,7 @@ async function holderOf(deps: AppDependencies, rawKey: string): Promise<ActiveKe
       const holder = await findActiveKey(sql, secret, rawKey);
       if (!holder) throw NO_HOLDER;
       return holder;
-    })
+    }, ["consumers"])
     .catch((error: unknown) => {
       if (error === NO_HOLDER) return undefined;
       throw error;

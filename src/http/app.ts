@@ -21,6 +21,7 @@ import { databaseAvailability, databaseUnavailable } from "./availability.js";
 import { browserAccess } from "./cors.js";
 import { ApiError, asApiError } from "./errors.js";
 import { JSON_MEDIA_TYPE, notJson } from "./json-body.js";
+import { keptAnswerStore } from "./kept-answers.js";
 import type { Logger } from "./logging.js";
 import { securityHeaders } from "./security-headers.js";
 import { refuseDotSegments } from "./server.js";
@@ -43,6 +44,8 @@ export type AppDependencies = {
    * set). Without one, the app keeps an in-process cache of its own.
    */
   cache?: VersionedCache;
+  /** Rendered answers of public reads (`keptAnswerStore`); without one, the app keeps its own. */
+  answers?: VersionedCache;
   /**
    * Tells when the read models last changed, so values read from them are memoised until the
    * next change (main.ts follows its projection runner with it). Without one, every request
@@ -80,6 +83,7 @@ export function createApp(given: AppDependencies, routes: readonly RouteRegistra
     ...given,
     rateLimits: given.rateLimits ?? memoryWindowCounter(),
     secret: given.secret ?? serverSecret(randomBytes(32)),
+    answers: given.answers ?? keptAnswerStore(),
   };
   const app = createRouter();
   app.use(requestId());

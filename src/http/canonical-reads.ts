@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import { API_KEY_HEADER, canonicalReadAccess, requireConsumer } from "./access.js";
 import type { Router } from "./api.js";
 import type { AppDependencies } from "./app.js";
+import { keptAnswers } from "./kept-answers.js";
 
 /**
  * The canonical paths the deprecated keyed aliases mirror: `/api/v1/consumer<tail>` for each
@@ -65,16 +66,20 @@ declare const openapiOf: Router["openapi"];
 /**
  * Registers a cricket-resource read: the canonical route behind `canonicalReadAccess`
  * (anonymous or keyed) and, where the specification lists one, its deprecated keyed alias
- * with the same handler, so filters, pagination and bodies cannot drift apart.
+ * with the same handler, so filters, pagination and bodies cannot drift apart. `readFrom`
+ * names the projectors whose read models its answers come from: 200 answers are kept until
+ * one of those changes (`keptAnswers`).
  */
 export function openapiCanonicalRead<R extends RouteConfig>(
   app: Router,
   deps: AppDependencies,
   route: R,
+  readFrom: readonly string[],
   handler: Handler<R>,
 ) {
   registerApiKeyScheme(app);
-  app.openapi({ ...route, middleware: [canonicalReadAccess(deps)], security: optionalKey }, handler as never);
+  const kept = keptAnswers(deps, readFrom);
+  app.openapi({ ...route, middleware: [canonicalReadAccess(deps), kept], security: optionalKey }, handler as never);
   if (!ALIASED.has(route.path)) return;
   app.openapi(
     {
@@ -85,7 +90,7 @@ export function openapiCanonicalRead<R extends RouteConfig>(
       summary: `Deprecated keyed alias of ${route.path}`,
       description: `Deprecated: use ${route.path}, which it mirrors (same filters, pagination and bodies). A valid X-API-Key is required (a missing key is 401 too). Every answer carries \`Deprecation: ?1\` and \`Link: <${route.path}…>; rel="successor-version"\` with the query string kept; no retirement date is set, so no Sunset.`,
       deprecated: true,
-      middleware: [deprecated, requireConsumer(deps)],
+      middleware: [deprecated, requireConsumer(deps), kept],
       security: apiKeySecurity,
     },
     handler as never,

@@ -15,6 +15,17 @@ import { SharedTail } from "./tail.js";
 /** How often a wait asks the database for progress this runner did not make itself. */
 const POLL_MS = 50;
 
+/** What a committed batch did: which projector, and whether its read model changed. */
+export type Progress = { projector: string; changed: boolean };
+
+/**
+ * How far a catch-up has taken a projector: `done` of the `total` log positions between its
+ * checkpoint at the start and the head (on the Postgres store, events; on KurrentDB, bytes
+ * of the log).
+ */
+export type CatchUpProgress = { projector: string; done: number; total: number };
+export type CatchUpOptions = { timeoutMs?: number; onProgress?: (progress: CatchUpProgress) => void };
+
 export type RunnerOptions = {
   batchSize?: number;
   /** How long an idle loop sleeps before looking for events appended by other processes. */
@@ -58,8 +69,12 @@ export class ProjectionRunner {
     return projector;
   }
 
-  /** Calls `listener` after every batch this runner commits; returns the unsubscribe. */
-  onProgress(listener: () => void): () => void {
+  /**
+   * Calls `listener` after every batch this runner commits, with the projector and whether
+   * its read model changed (a batch of events it does not handle only moves the checkpoint);
+   * returns the unsubscribe.
+   */
+  onProgress(listener: (progress: Progress) => void): () => void {
     this.progress.on("progress", listener);
     return () => this.progress.off("progress", listener);
   }
@@ -80,25 +95,38 @@ export class ProjectionRunner {
   }
 
   /**
-   * Brings every projector's active generation up to the head of the log as it is now.
-   * Events committed before the call may still be hidden behind a slower transaction
-   * elsewhere (see docs/event-store.md): catching up waits for them, up to `timeoutMs`.
+   * Brings every projector's active generation up to the head of the log as it is now,
+   * telling `onProgress` after every batch. The projectors advance together, so they share
+   * each stretch of the log read (`SharedTail`) instead of reading and parsing it once each,
+   * and their transactions overlap. Events committed before the call may still be hidden
+   * behind a slower transaction elsewhere (see docs/event-store.md): catching up waits for
+   * them, up to `timeoutMs`.
    */
-  async catchUp(names: readonly string[] = this.projectors.map((p) => p.name), timeoutMs = 60_000): Promise<void> {
+  async catchUp(
+    names: readonly string[] = this.projectors.map((p) => p.name),
+    { timeoutMs = 60_000, onProgress }: CatchUpOptions = {},
+  ): Promise<void> {
     const head = await this.store.head();
     const deadline = Date.now() + timeoutMs;
-    for (const name of names) {
+    const catchUpOne = async (name: string) => {
       const projector = this.projector(name);
       let generation = await this.activeGeneration(projector);
+      const from = generation.checkpoint.index;
+      const total = Math.max(0, Number(head.index - from));
+      onProgress?.({ projector: name, done: 0, total });
       while (comparePositions(generation.checkpoint, head) < 0) {
         const step = await this.step(projector, generation);
         generation = step.generation;
+        onProgress?.({ projector: name, done: Math.min(total, Number(generation.checkpoint.index - from)), total });
         if (step.applied > 0) continue;
         if (Date.now() > deadline)
           throw new Error(`${name} could not reach the head of the log within ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-    }
+    };
+    // Every projector stops where it is before a failure is reported: none runs on unawaited.
+    const failure = (await Promise.allSettled(names.map(catchUpOne))).find((o) => o.status === "rejected");
+    if (failure) throw failure.reason;
   }
 
   /** Makes sure every projector has an active generation, so readers find its views from the start. */
@@ -118,7 +146,7 @@ export class ProjectionRunner {
       building = step.generation;
       if (step.applied > 0) continue;
       if (building.state === "active" || (await activate(this.sql, projector, building))) {
-        this.progress.emit("progress"); // readers now see the new generation
+        this.progress.emit("progress", { projector: name, changed: true }); // readers now see the new generation
         return (await findGeneration(this.sql, projector.name, "active")) as Generation;
       }
     }
@@ -214,7 +242,10 @@ export class ProjectionRunner {
       throw error;
     }
     if (generation.state === "active") this.noteReached(projector.name, last.position);
-    this.progress.emit("progress");
+    this.progress.emit("progress", {
+      projector: projector.name,
+      changed: handled.length > 0 && generation.state === "active",
+    });
     return { generation: { ...generation, checkpoint: last.position }, applied: events.length };
   }
 

@@ -107,6 +107,9 @@ const ddl = `
     scope_id text not null,
     metric text not null,
     rows text[] not null,
+    -- The scope's version: the transaction that last ranked it (every metric of a scope is
+    -- ranked together), so a cached table is keyed by what it depends on alone.
+    version bigint not null default pg_current_xact_id()::text::bigint,
     primary key (scope_type, scope_id, metric)
   );`;
 
@@ -126,7 +129,7 @@ type Inputs = {
 
 export const statistics = defineProjector({
   name: "statistics",
-  version: 5,
+  version: 6,
   description: "Fixture scorecards, player innings lines, season/competition/career aggregates and leaderboard tables.",
   batchSize: 5000,
   restMs: 500,

@@ -4,7 +4,7 @@ import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
-import { nameFilter, oneResource, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { nameFilter, oneResource, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findCompetition, listCompetitions } from "./queries/reference.js";
 import { competitionSchema } from "./schemas/reference.js";
 
@@ -56,7 +56,7 @@ const detailRoute = createRoute({
 
 export function registerCompetitions(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
-  openapiCanonicalRead(app, deps, listRoute, async (c) => {
+  openapiCanonicalRead(app, deps, listRoute, READ_FROM.reference, async (c) => {
     const { limit, cursor, ...inputs } = c.req.valid("query");
     const page = await keysetPage({
       scope: { operation: "listCompetitions", inputs },
@@ -68,7 +68,7 @@ export function registerCompetitions(app: Router, deps: AppDependencies) {
     });
     return c.json(page, 200);
   });
-  openapiCanonicalRead(app, deps, detailRoute, async (c) => {
+  openapiCanonicalRead(app, deps, detailRoute, READ_FROM.reference, async (c) => {
     const competition = await findCompetition(sql(), c.req.valid("param").competitionId);
     if (!competition) throw notFound("competition");
     return c.json({ data: competition }, 200);

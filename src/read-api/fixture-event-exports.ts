@@ -7,7 +7,7 @@ import { versionedFile, versionedJson } from "../http/etag.js";
 import { CSV_COLUMNS } from "../submissions/csv.js";
 import { eventFilters } from "./event-filters.js";
 import { eventsCsv } from "./events-csv.js";
-import { pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { deliveryRows, type EventFilters, toEvents } from "./queries/events.js";
 import { fixtureVersion } from "./queries/fixtures.js";
 import { eventSchema } from "./schemas/event.js";
@@ -131,7 +131,7 @@ export function registerFixtureEventExports(app: Router, deps: AppDependencies) 
     return { version, rows };
   }
 
-  openapiCanonicalRead(app, deps, jsonRoute, async (c) => {
+  openapiCanonicalRead(app, deps, jsonRoute, READ_FROM.fixtures, async (c) => {
     const { fixtureId } = c.req.valid("param");
     const { version, rows } = await exported(fixtureId, c.req.valid("query"));
     const data = await toEvents(sql(), rows);
@@ -142,7 +142,7 @@ export function registerFixtureEventExports(app: Router, deps: AppDependencies) 
       { "Content-Disposition": attachment(fixtureId, "json") },
     );
   });
-  openapiCanonicalRead(app, deps, csvRoute, async (c) => {
+  openapiCanonicalRead(app, deps, csvRoute, READ_FROM.fixtures, async (c) => {
     const { fixtureId } = c.req.valid("param");
     const { version, rows } = await exported(fixtureId, c.req.valid("query"));
     return versionedFile(c, version, eventsCsv(rows), {

@@ -6,7 +6,7 @@ import { errorResponses, notFound } from "../http/errors.js";
 import { versionedJson } from "../http/etag.js";
 import { cursorParam, INTEGER_MAX, keysetPage, limitParam, paginationSchema } from "../http/pagination.js";
 import { eventFilters } from "./event-filters.js";
-import { pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findEvent, listEvents } from "./queries/events.js";
 import { fixtureVersion } from "./queries/fixtures.js";
 import { eventSchema } from "./schemas/event.js";
@@ -82,7 +82,7 @@ const detailRoute = createRoute({
 
 export function registerFixtureEvents(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
-  openapiCanonicalRead(app, deps, listRoute, async (c) => {
+  openapiCanonicalRead(app, deps, listRoute, READ_FROM.fixtures, async (c) => {
     const { fixtureId } = c.req.valid("param");
     const { limit, cursor, ...filters } = c.req.valid("query");
     const version = await fixtureVersion(sql(), fixtureId);
@@ -96,7 +96,7 @@ export function registerFixtureEvents(app: Router, deps: AppDependencies) {
     });
     return versionedJson(c, version, { ...page, fixtureVersion: version });
   });
-  openapiCanonicalRead(app, deps, detailRoute, async (c) => {
+  openapiCanonicalRead(app, deps, detailRoute, READ_FROM.fixtures, async (c) => {
     const { fixtureId, eventId } = c.req.valid("param");
     const version = await fixtureVersion(sql(), fixtureId);
     if (version === undefined) throw notFound("fixture");

@@ -7,7 +7,7 @@ import { versionedFile, versionedJson } from "../http/etag.js";
 import { CSV_COLUMNS } from "../submissions/csv.js";
 import { eventsCsv } from "./events-csv.js";
 import { EXPORT_EVENT_LIMIT } from "./fixture-event-exports.js";
-import { pathId, readModels } from "./params.js";
+import { pathId, READ_FROM, readModels } from "./params.js";
 import { toEvents } from "./queries/events.js";
 import { findStatistic, loadFixtureStatistics } from "./queries/fixture-statistics.js";
 import { fixtureVersion } from "./queries/fixtures.js";
@@ -139,7 +139,7 @@ export function registerFixtureStatisticExports(app: Router, deps: AppDependenci
       },
     );
 
-  openapiCanonicalRead(app, deps, jsonRoute, async (c) => {
+  openapiCanonicalRead(app, deps, jsonRoute, READ_FROM.statistics, async (c) => {
     const { fixtureId, statisticId } = c.req.valid("param");
     const { version, value: rows } = await trace(fixtureId, statisticId);
     const data = await toEvents(sql(), rows);
@@ -150,7 +150,7 @@ export function registerFixtureStatisticExports(app: Router, deps: AppDependenci
       { "Content-Disposition": attachment(fixtureId, statisticId, "json") },
     );
   });
-  openapiCanonicalRead(app, deps, csvRoute, async (c) => {
+  openapiCanonicalRead(app, deps, csvRoute, READ_FROM.statistics, async (c) => {
     const { fixtureId, statisticId } = c.req.valid("param");
     const { version, value: rows } = await trace(fixtureId, statisticId);
     return versionedFile(c, version, eventsCsv(rows), {

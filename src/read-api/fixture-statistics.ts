@@ -8,7 +8,7 @@ import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { ApiError, errorEnvelopeSchema, errorResponses, notFound } from "../http/errors.js";
 import { taggedFile, versionedEtag, versionedJson } from "../http/etag.js";
 import { EXPORT_EVENT_LIMIT } from "./fixture-event-exports.js";
-import { memoised, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { memoised, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import {
   everyStatistic,
   findStatistic,
@@ -164,7 +164,11 @@ export function registerFixtureStatistics(app: Router, deps: AppDependencies) {
    * hashing; `body` turns the loaded statistics into what is sent.
    */
   async function cached(c: Context, fixture: string, part: string, body: (loaded: Loaded) => object) {
-    const versions = await memo(`statistics-versions:${fixture}`, () => statisticsVersions(sql(), fixture));
+    const versions = await memo(`statistics-versions:${fixture}`, () => statisticsVersions(sql(), fixture), [
+      "fixtures",
+      "stream_versions",
+      "statistics",
+    ]);
     if (!versions) throw notFound("fixture");
     if (versions.sourceRevision === null) throw notDerived();
     const { value, outcome } = await readThrough(
@@ -208,7 +212,7 @@ export function registerFixtureStatistics(app: Router, deps: AppDependencies) {
       },
     );
 
-  openapiCanonicalRead(app, deps, documentRoute, async (c) => {
+  openapiCanonicalRead(app, deps, documentRoute, READ_FROM.statistics, async (c) => {
     const { fixtureId } = c.req.valid("param");
     if (c.req.valid("query").includeContributors === "true") {
       const { version, value } = await traced(fixtureId, everyStatistic);
@@ -217,7 +221,7 @@ export function registerFixtureStatistics(app: Router, deps: AppDependencies) {
     return cached(c, fixtureId, "document", (l) => ({ data: l.document, fixtureVersion: l.version }));
   });
 
-  openapiCanonicalRead(app, deps, statisticRoute, async (c) => {
+  openapiCanonicalRead(app, deps, statisticRoute, READ_FROM.statistics, async (c) => {
     const { fixtureId, statisticId } = c.req.valid("param");
     if (c.req.valid("query").includeContributors === "true") {
       const { version, value } = await traced(fixtureId, (document) => {

@@ -6,7 +6,7 @@ import { storableDate } from "../http/dates.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { versionedJson } from "../http/etag.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
-import { idFilter, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { idFilter, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findFixture, listFixtures } from "./queries/fixtures.js";
 import { fixtureDetailSchema, fixtureSchema } from "./schemas/fixture.js";
 import { etagHeader, ifNoneMatchParameter, notModifiedResponse } from "./versioned.js";
@@ -78,7 +78,7 @@ const detailRoute = createRoute({
 
 export function registerFixtures(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
-  openapiCanonicalRead(app, deps, listRoute, async (c) => {
+  openapiCanonicalRead(app, deps, listRoute, READ_FROM.fixtures, async (c) => {
     const { limit, cursor, ...inputs } = c.req.valid("query");
     const { sort, ...filters } = inputs;
     const page = await keysetPage({
@@ -90,7 +90,7 @@ export function registerFixtures(app: Router, deps: AppDependencies) {
     });
     return c.json(page, 200);
   });
-  openapiCanonicalRead(app, deps, detailRoute, async (c) => {
+  openapiCanonicalRead(app, deps, detailRoute, READ_FROM.fixtures, async (c) => {
     const fixture = await findFixture(sql(), c.req.valid("param").fixtureId);
     if (!fixture) throw notFound("fixture");
     return versionedJson(c, fixture.version, { data: fixture });

@@ -13,8 +13,8 @@ import {
   qualificationRule,
   rankingRule,
 } from "../statistics/leaderboards.js";
-import { idFilter, memoised, readModels, UNKNOWN_PARAMETERS } from "./params.js";
-import { leaderboardRowsJson, statisticsCheckpoint } from "./queries/leaderboards.js";
+import { idFilter, memoised, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { leaderboardRowsJson, leaderboardVersion } from "./queries/leaderboards.js";
 import { findLeaderboardScope } from "./queries/player-statistics.js";
 import { leaderboardSchema } from "./schemas/player-statistics.js";
 import { cacheOutcomeHeader } from "./versioned.js";
@@ -69,7 +69,7 @@ const route = createRoute({
   responses: {
     200: {
       description: "The table",
-      headers: cacheOutcomeHeader("keyed by the statistics read model's checkpoint"),
+      headers: cacheOutcomeHeader("keyed by the version of the season's or competition's tables"),
       content: { "application/json": { schema: leaderboardSchema } },
     },
     ...errorResponses(404),
@@ -77,27 +77,34 @@ const route = createRoute({
 });
 
 /**
- * A table is cached under the statistics read model's checkpoint: any new accepted change
- * moves it and makes the old entry unreachable. The checkpoint and the scope's name are
- * memoised until the read models change, so a hit reads nothing from the database.
+ * A table is cached under its scope's version: a change to that season's or competition's
+ * aggregates moves it and makes the old entry unreachable, while changes elsewhere leave it
+ * be. The version and the scope's name are memoised until the statistics or the reference
+ * data change, so a hit reads nothing from the database.
  */
 export function registerLeaderboards(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
   const memo = memoised(deps);
   const cache = deps.cache ?? memoryCache();
-  openapiCanonicalRead(app, deps, route, async (c) => {
+  openapiCanonicalRead(app, deps, route, READ_FROM.aggregates, async (c) => {
     const q = c.req.valid("query");
     const scopeId = (q.scope === "season" ? q.seasonId : q.competitionId) as string;
     const limit = q.limit ?? DEFAULT_LEADERBOARD_LIMIT;
-    const checkpoint = await memo("statistics-checkpoint", () => statisticsCheckpoint(sql()));
-    const key = `leaderboard:${REPRESENTATION}:${checkpoint}:${q.scope}:${scopeId}:${q.metric}:${limit}`;
+    const version = await memo(
+      `leaderboard-version:${q.scope}:${scopeId}`,
+      () => leaderboardVersion(sql(), q.scope, scopeId),
+      READ_FROM.aggregates,
+    );
+    const key = `leaderboard:${REPRESENTATION}:${q.scope}:${scopeId}:${version}:${q.metric}:${limit}`;
     const { value, outcome } = await readThrough(
       cache,
       key,
       STATISTICS_TTL_SECONDS,
       async () => {
-        const scope = await memo(`leaderboard-scope:${q.scope}:${scopeId}`, () =>
-          findLeaderboardScope(sql(), q.scope, scopeId),
+        const scope = await memo(
+          `leaderboard-scope:${q.scope}:${scopeId}`,
+          () => findLeaderboardScope(sql(), q.scope, scopeId),
+          READ_FROM.reference,
         );
         if (!scope) throw notFound(q.scope);
         const data = await leaderboardRowsJson(sql(), q.metric, q.scope, scopeId, limit);

@@ -12,11 +12,14 @@ export const readModels =
     return deps.sql;
   };
 
-/** `compute()`'s value, memoised under `key` until the read models change when the app has a watch. */
+/**
+ * `compute()`'s value, memoised under `key` until the read models of `projectors` (any, when
+ * not given) change, when the app has a watch.
+ */
 export const memoised =
   (deps: AppDependencies) =>
-  <T>(key: string, compute: () => Promise<T>): Promise<T> =>
-    deps.watch ? deps.watch.value(key, compute) : compute();
+  <T>(key: string, compute: () => Promise<T>, projectors?: readonly string[]): Promise<T> =>
+    deps.watch ? deps.watch.value(key, compute, projectors) : compute();
 
 /** A path parameter holding an opaque id. Unknown ids answer 404, never 400. */
 export const pathId = (name: string, description: string, example: string) =>
@@ -44,3 +47,14 @@ export const UNKNOWN_PARAMETERS =
 /** The description of a read of one reference resource by its id. */
 export const oneResource = (what: string) =>
   `The ${what} with this id, with the fields its list gives. An id no ${what} has is 404 NOT_FOUND.`;
+
+/**
+ * The projectors whose read models each kind of public answer is read from: the answer is
+ * kept until one of them changes (src/http/kept-answers.ts).
+ */
+export const READ_FROM = {
+  reference: ["reference_data"],
+  fixtures: ["reference_data", "fixtures", "deliveries", "stream_versions"],
+  statistics: ["reference_data", "fixtures", "deliveries", "stream_versions", "statistics"],
+  aggregates: ["reference_data", "statistics"],
+} as const;

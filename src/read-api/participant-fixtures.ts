@@ -5,7 +5,7 @@ import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { storableDate } from "../http/dates.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
-import { pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { listParticipantFixtures } from "./queries/fixtures.js";
 import { findParticipant } from "./queries/reference.js";
 import { participantFixtureSchema } from "./schemas/fixture.js";
@@ -43,7 +43,7 @@ const route = createRoute({
 
 export function registerParticipantFixtures(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
-  openapiCanonicalRead(app, deps, route, async (c) => {
+  openapiCanonicalRead(app, deps, route, READ_FROM.fixtures, async (c) => {
     const { participantId } = c.req.valid("param");
     const { limit, cursor, sort } = c.req.valid("query");
     if (!(await findParticipant(sql(), participantId))) throw notFound("participant");

@@ -3,7 +3,7 @@ import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
-import { idFilter, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { idFilter, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { parseAggregateStatisticId, participantAggregates } from "./queries/player-statistics.js";
 import { findParticipant } from "./queries/reference.js";
 import { participantAggregateSchema } from "./schemas/player-statistics.js";
@@ -97,13 +97,13 @@ export function registerParticipantStatistics(app: Router, deps: AppDependencies
     if (!participant) throw notFound("participant");
     return participant;
   };
-  openapiCanonicalRead(app, deps, listRoute, async (c) => {
+  openapiCanonicalRead(app, deps, listRoute, READ_FROM.aggregates, async (c) => {
     const participant = await participantOr404(c.req.valid("param").participantId);
     const { scope, seasonId, competitionId } = c.req.valid("query");
     const data = await participantAggregates(sql(), participant, { type: scope, id: seasonId ?? competitionId });
     return c.json({ data }, 200);
   });
-  openapiCanonicalRead(app, deps, detailRoute, async (c) => {
+  openapiCanonicalRead(app, deps, detailRoute, READ_FROM.aggregates, async (c) => {
     const { participantId: id, statisticId } = c.req.valid("param");
     const participant = await participantOr404(id);
     const scope = parseAggregateStatisticId(statisticId);

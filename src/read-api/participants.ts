@@ -4,7 +4,7 @@ import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
-import { nameFilter, oneResource, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { nameFilter, oneResource, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findParticipant, listParticipants } from "./queries/reference.js";
 import { participantSchema } from "./schemas/reference.js";
 
@@ -56,7 +56,7 @@ const detailRoute = createRoute({
 
 export function registerParticipants(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
-  openapiCanonicalRead(app, deps, listRoute, async (c) => {
+  openapiCanonicalRead(app, deps, listRoute, READ_FROM.reference, async (c) => {
     const { limit, cursor, ...inputs } = c.req.valid("query");
     const page = await keysetPage({
       scope: { operation: "listParticipants", inputs },
@@ -68,7 +68,7 @@ export function registerParticipants(app: Router, deps: AppDependencies) {
     });
     return c.json(page, 200);
   });
-  openapiCanonicalRead(app, deps, detailRoute, async (c) => {
+  openapiCanonicalRead(app, deps, detailRoute, READ_FROM.reference, async (c) => {
     const participant = await findParticipant(sql(), c.req.valid("param").participantId);
     if (!participant) throw notFound("participant");
     return c.json({ data: participant }, 200);

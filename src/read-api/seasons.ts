@@ -5,7 +5,7 @@ import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { storableDate } from "../http/dates.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
-import { idFilter, oneResource, pathId, readModels, UNKNOWN_PARAMETERS } from "./params.js";
+import { idFilter, oneResource, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findSeason, listSeasons } from "./queries/reference.js";
 import { seasonSchema } from "./schemas/reference.js";
 
@@ -55,7 +55,7 @@ const detailRoute = createRoute({
 
 export function registerSeasons(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
-  openapiCanonicalRead(app, deps, listRoute, async (c) => {
+  openapiCanonicalRead(app, deps, listRoute, READ_FROM.reference, async (c) => {
     const { limit, cursor, ...inputs } = c.req.valid("query");
     const page = await keysetPage({
       scope: { operation: "listSeasons", inputs },
@@ -67,7 +67,7 @@ export function registerSeasons(app: Router, deps: AppDependencies) {
     });
     return c.json(page, 200);
   });
-  openapiCanonicalRead(app, deps, detailRoute, async (c) => {
+  openapiCanonicalRead(app, deps, detailRoute, READ_FROM.reference, async (c) => {
     const season = await findSeason(sql(), c.req.valid("param").seasonId);
     if (!season) throw notFound("season");
     return c.json({ data: season }, 200);

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PostgresEventStore } from "../../src/event-store/postgres.js";
+import { defineProjector } from "../../src/projections/projector.js";
 import { ProjectionRunner } from "../../src/projections/runner.js";
 import { ReadModelWatch } from "../../src/projections/watch.js";
 import { countingProjector } from "../support/counting-projector.js";
@@ -51,6 +52,35 @@ for (const backend of backends()) {
       await runner.catchUp();
       expect(await watchedTotal()).toBe(12);
       expect(reads.count).toBe(2);
+    });
+
+    it("keeps a value read from one read model while only others change, here or in another process", async () => {
+      const competitions = competitionsProjector();
+      const runner = new ProjectionRunner(db.sql, store, [countingProjector(), competitions]);
+      const elsewhere = new ProjectionRunner(db.sql, store, [countingProjector(), competitions]);
+      await runner.prepare();
+      watch = new ReadModelWatch(db.sql, { pollMs: 20 });
+      watch.follow(runner);
+      await watch.start();
+      let computed = 0;
+      const named = () => watch.value("competitions", async () => ++computed, [competitions.name]);
+      expect(await named()).toBe(1);
+
+      await append(5); // only test_counts handles it
+      await runner.catchUp();
+      await append(6);
+      await elsewhere.catchUp();
+      await new Promise((resolve) => setTimeout(resolve, 100)); // several polls
+      expect(await named()).toBe(1);
+      expect(watch.version(["test_counts"])).not.toBe(watch.version([competitions.name]));
+
+      await store.append(
+        "competition-c1",
+        [anEvent({ type: "CompetitionRegistered", data: { competitionId: "c1" } })],
+        "any",
+      );
+      await elsewhere.catchUp(); // another process's batch: the poll tells
+      await vi.waitFor(async () => expect(await named()).toBe(2), { timeout: 2000, interval: 10 });
     });
 
     it("notices batches committed by another process's runner within the poll interval", async () => {
@@ -146,3 +176,17 @@ for (const backend of backends()) {
     });
   });
 }
+
+/** A read model only CompetitionRegistered changes. */
+const competitionsProjector = () =>
+  defineProjector({
+    name: "test_competitions",
+    version: 1,
+    description: "test: competition ids",
+    tables: ["test_competition"],
+    ddl: "create table test_competition (competition_id text primary key)",
+    on: {
+      CompetitionRegistered: (tx, events) =>
+        tx`insert into test_competition ${tx(events.map((e) => ({ competition_id: e.data.competitionId })))}`,
+    },
+  });

@@ -142,7 +142,9 @@ function invalidationSpecs(
         watch.follow(r.world.runner);
         await watch.start();
       }
-      api = contractClient(testApp(undefined, { sql: r.db.sql, cache, watch }).app);
+      // The versioned cache alone: no whole answers kept in front of it (kept-answers.e2e.test.ts).
+      const answers = new MemoryCache({ maxEntries: 0 });
+      api = contractClient(testApp(undefined, { sql: r.db.sql, cache, watch, answers }).app);
     });
     afterAll(async () => {
       watch?.close();

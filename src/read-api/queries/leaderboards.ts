@@ -22,12 +22,11 @@ export async function leaderboardRowsJson(
 }
 
 /**
- * Where the statistics read model stands: its active generation and checkpoint. Every change
- * to an aggregate moves it, so a leaderboard cached under it can never be stale.
+ * The version of a season's or competition's tables: the transaction that last ranked them,
+ * which only a change to that scope's aggregates moves; "none" before it has a table.
  */
-export async function statisticsCheckpoint(sql: Sql): Promise<string> {
-  const [row] = await sql<{ checkpoint: string }[]>`
-    select generation || ':' || checkpoint_commit || ':' || checkpoint_index as checkpoint
-    from projector_generations where projector = 'statistics' and state = 'active'`;
-  return row?.checkpoint ?? "none";
+export async function leaderboardVersion(sql: Sql, scope: LeaderboardScope, scopeId: string): Promise<string> {
+  const [row] = await sql<{ version: string }[]>`
+    select version::text from leaderboard where scope_type = ${scope} and scope_id = ${scopeId} limit 1`;
+  return row?.version ?? "none";
 }

@@ -1,0 +1,58 @@
+import type { MiddlewareHandler } from "hono";
+import { memoryCache } from "../cache/memory.js";
+import type { AppDependencies } from "./app.js";
+import { matchesIfNoneMatch } from "./etag.js";
+
+/**
+ * Rendered answers of public reads, kept in this process while the read models they were
+ * read from stand still: a repeat costs a lookup instead of its queries, validation and
+ * serialisation. The key is the request's path and query with the watch's version of those
+ * read models, so a change to any of them makes every answer read from it unreachable, and
+ * a change elsewhere (a new account, a batch) leaves them be. Without a watch nothing is
+ * known fresh, so nothing is kept. Held as `<kept headers as JSON>\n<body>`.
+ */
+export const keptAnswerStore = () => memoryCache({ maxEntries: 20_000, maxChars: MAX_CHARS });
+
+const MAX_CHARS = 64 * 1024 * 1024;
+/** An export-sized body would crowd out hundreds of pages. */
+const MAX_ANSWER_CHARS = MAX_CHARS / 64;
+/** Versions make entries unreachable; the expiry only returns their memory sooner. */
+const TTL_SECONDS = 300;
+
+/** The headers an answer keeps; the rest (request id, rate limits, security) belong to each request. */
+const KEPT = ["content-type", "etag", "cache-control", "content-disposition", "x-cache"];
+
+/**
+ * Middleware of a public read whose 200 answers are kept in `deps.answers` until the read
+ * models of `projectors` change. Put after access checks (every request is still admitted
+ * and counted) and before validation (a kept answer's request was valid).
+ */
+export const keptAnswers =
+  (deps: AppDependencies, projectors: readonly string[]): MiddlewareHandler =>
+  async (c, next) => {
+    const version = deps.watch?.version(projectors);
+    if (!deps.answers || version === undefined) return next();
+    const url = c.req.url;
+    const key = `${url.slice(url.indexOf("/", url.indexOf("//") + 2))}@${version}`;
+    const kept = await deps.answers.get(key);
+    if (kept !== undefined) {
+      const split = kept.indexOf("\n"); // JSON text never holds a raw newline
+      const headers = JSON.parse(kept.slice(0, split)) as Record<string, string>;
+      if (headers["x-cache"]) headers["x-cache"] = "HIT";
+      if (headers.etag && matchesIfNoneMatch(c.req.header("If-None-Match"), headers.etag))
+        return c.body(null, 304, { etag: headers.etag, "cache-control": headers["cache-control"] ?? "no-cache" });
+      return c.body(kept.slice(split + 1), 200, headers);
+    }
+    await next();
+    // Read while a projector committed: the answer may predate the change, so it is not kept.
+    if (c.res.status !== 200 || deps.watch?.version(projectors) !== version) return;
+    const headers: Record<string, string> = {};
+    for (const name of KEPT) {
+      const value = c.res.headers.get(name);
+      if (value !== null) headers[name] = value;
+    }
+    const body = await c.res.text();
+    c.res = new Response(body, { status: 200, headers: c.res.headers });
+    if (body.length <= MAX_ANSWER_CHARS)
+      await deps.answers.set(key, `${JSON.stringify(headers)}\n${body}`, TTL_SECONDS);
+  };
