@@ -1,9 +1,8 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { HttpBindings } from "@hono/node-server";
 import type { Context, ErrorHandler, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import { requestId } from "hono/request-id";
 import { JsonTooDeep, nestsTooDeep } from "../bounded-json.js";
 import type { VersionedCache } from "../cache/versioned-cache.js";
 import { type DatabaseWatch, isDatabaseUnavailable } from "../db/availability.js";
@@ -23,7 +22,7 @@ import { ApiError, asApiError } from "./errors.js";
 import { JSON_MEDIA_TYPE, notJson } from "./json-body.js";
 import { keptAnswerStore } from "./kept-answers.js";
 import type { Logger } from "./logging.js";
-import { securityHeaders } from "./security-headers.js";
+import { securityHeaders, withHeaders } from "./security-headers.js";
 import { refuseDotSegments } from "./server.js";
 import { unrouted } from "./unrouted.js";
 
@@ -86,7 +85,7 @@ export function createApp(given: AppDependencies, routes: readonly RouteRegistra
     answers: given.answers ?? keptAnswerStore(),
   };
   const app = createRouter();
-  app.use(requestId());
+  app.use(requestId);
   app.use(requestLog(deps.logger));
   app.use(securityHeaders(deps.trustedProxyHops ?? 0));
   app.use("/api/v1/*", apiVersion);
@@ -146,10 +145,19 @@ const boundJsonNesting: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-const apiVersion: MiddlewareHandler = async (c, next) => {
-  await next();
-  c.res.headers.set("API-Version", "v1");
+const apiVersion: MiddlewareHandler = (c, next) => withHeaders(c, next, { "API-Version": "v1" });
+
+/**
+ * The request's id: the client's X-Request-Id when it is a plain token of at most 255
+ * characters, else a fresh UUID; in the logs and on the answer.
+ */
+const requestId: MiddlewareHandler = (c, next) => {
+  const given = c.req.header(REQUEST_ID);
+  const id = given && given.length <= 255 && !/[^\w\-=]/.test(given) ? given : randomUUID();
+  c.set("requestId", id);
+  return withHeaders(c, next, { [REQUEST_ID]: id });
 };
+const REQUEST_ID = "X-Request-Id";
 
 const requestLog =
   (logger: Logger): MiddlewareHandler =>
