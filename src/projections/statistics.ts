@@ -290,7 +290,12 @@ async function recompute(tx: Tx, revisions: ReadonlyMap<string, number>) {
       ...memberRows.map((r) => (r as { participant_id: string }).participant_id),
     ]),
   ];
-  await recomputeAggregates(tx, participants, name);
+  // Only the seasons and competitions of the fixtures recomputed (and careers) can change.
+  const touched = {
+    seasons: [...new Set(inputs.map((i) => i.fixture.season_id))],
+    competitions: [...new Set(inputs.map((i) => i.fixture.competition_id))],
+  };
+  await recomputeAggregates(tx, participants, name, touched);
 }
 
 async function loadInputs(tx: Tx, fixtureIds: string[]): Promise<Inputs[]> {
@@ -311,24 +316,45 @@ async function loadInputs(tx: Tx, fixtureIds: string[]): Promise<Inputs[]> {
   }));
 }
 
-async function recomputeAggregates(tx: Tx, participantIds: string[], name: (id: string) => string) {
+/**
+ * The aggregates of `participantIds` in their careers and in the `touched` seasons and
+ * competitions, and the tables of those seasons and competitions. Their other scopes hold
+ * no fixture the batch changed, so they stand as they are: recomputing and ranking every
+ * scope of every player touched made a batch's cost grow with the players' histories.
+ */
+async function recomputeAggregates(
+  tx: Tx,
+  participantIds: string[],
+  name: (id: string) => string,
+  touched: { seasons: string[]; competitions: string[] },
+) {
   if (participantIds.length === 0) return;
   const lines = await tx<LineRow[]>`
     select participant_id, fixture_id, competition_id, season_id, balls_per_over, line from player_line where participant_id = any(${participantIds})`;
   const fixtures = await tx<FixtureRow[]>`
     select participant_id, fixture_id, competition_id, season_id from player_fixture where participant_id = any(${participantIds})`;
-  const rows = playerAggregates(participantIds, lines, fixtures).map(({ participantId, scope, figures }) =>
+  const seasons = new Set(touched.seasons);
+  const competitions = new Set(touched.competitions);
+  const within = (scope: PlayerStatisticsScope) =>
+    scope.type === "career" || (scope.type === "season" ? seasons : competitions).has(scope.id);
+  const rows = playerAggregates(participantIds, lines, fixtures, within).map(({ participantId, scope, figures }) =>
     aggregateRow(participantId, scope, figures, name),
   );
-  const removed = await tx<ScopeKey[]>`
-    delete from player_aggregate where participant_id = any(${participantIds}) returning scope_type, scope_id`;
+  await tx`
+    delete from player_aggregate where participant_id = any(${participantIds})
+      and (scope_type = 'career'
+           or (scope_type = 'season' and scope_id = any(${touched.seasons}))
+           or (scope_type = 'competition' and scope_id = any(${touched.competitions})))`;
   if (rows.length > 0)
     await tx`insert into player_aggregate select * from jsonb_to_recordset(${json(tx, rows)}) as r(
     scope_type text, scope_id text, participant_id text, participant_name text, matches integer, batting_innings integer,
     runs integer, balls_faced integer, dismissals integer, fours integer, sixes integer, batting_average numeric,
     batting_strike_rate numeric, balls_bowled integer, runs_conceded integer, wickets integer, bowling_average numeric,
     economy numeric, bowling_strike_rate numeric, figures jsonb)`;
-  await rankScopes(tx, [...removed, ...rows]);
+  await rankScopes(tx, [
+    ...touched.seasons.map((id) => ({ scope_type: "season", scope_id: id })),
+    ...touched.competitions.map((id) => ({ scope_type: "competition", scope_id: id })),
+  ]);
 }
 
 type ScopeKey = { scope_type: string; scope_id: string };

@@ -17,18 +17,22 @@ export type FixtureRow = { participant_id: string; fixture_id: string; competiti
 
 /**
  * Every scope's aggregate for each player: their career, each competition and each season
- * they played in. A match is credited to the players named in a side (the squad), never to a
- * substitute fielder, who has no line either (`playerLines`): a player seen in a scope only as
- * a substitute has no aggregate there.
+ * they played in, or only the scopes `within` accepts (the ones a change touched). A match is
+ * credited to the players named in a side (the squad), never to a substitute fielder, who has
+ * no line either (`playerLines`): a player seen in a scope only as a substitute has no
+ * aggregate there.
  */
 export function playerAggregates(
   participantIds: readonly string[],
   lines: readonly LineRow[],
   fixtures: readonly FixtureRow[],
+  within: (scope: PlayerStatisticsScope) => boolean = () => true,
 ): { participantId: string; scope: PlayerStatisticsScope; figures: PlayerAggregate }[] {
+  const linesOf = groupBy(lines, (l) => l.participant_id);
+  const fixturesOf = groupBy(fixtures, (f) => f.participant_id);
   return participantIds.flatMap((participantId) => {
-    const own = lines.filter((l) => l.participant_id === participantId);
-    const named = fixtures.filter((f) => f.participant_id === participantId);
+    const own = linesOf.get(participantId) ?? [];
+    const named = fixturesOf.get(participantId) ?? [];
     const scopes: PlayerStatisticsScope[] = [
       { type: "career", id: "" },
       ...[...new Set([...own, ...named].map((r) => r.competition_id))].map((id) => ({
@@ -37,7 +41,7 @@ export function playerAggregates(
       })),
       ...[...new Set([...own, ...named].map((r) => r.season_id))].map((id) => ({ type: "season" as const, id })),
     ];
-    return scopes.map((scope) => {
+    return scopes.filter(within).map((scope) => {
       const inScope = (r: { competition_id: string; season_id: string }) =>
         scope.type === "career" ||
         (scope.type === "competition" ? r.competition_id === scope.id : r.season_id === scope.id);
@@ -48,4 +52,15 @@ export function playerAggregates(
       return { participantId, scope, figures: aggregate(scoped, matches) };
     });
   });
+}
+
+function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  return groups;
 }

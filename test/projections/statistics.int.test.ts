@@ -77,6 +77,26 @@ describe("statistics projection", () => {
     });
   });
 
+  it("leaves the other seasons' aggregates and tables as they stand when a fixture of one arrives", async () => {
+    const ipl = cricsheetIds.competition("male", "Indian Premier League");
+    const [season2015, season2016] = [cricsheetIds.season(ipl, "2015"), cricsheetIds.season(ipl, "2016")];
+    const tables = (seasonId: string) => db.sql<{ metric: string; rows: string[]; version: string }[]>`
+      select metric, rows, version::text from leaderboard where scope_type = 'season' and scope_id = ${seasonId} order by metric`;
+    const before2016 = await tables(season2016);
+    const kohli2016 = await aggregateOf(KOHLI, "season", season2016);
+    const career = await aggregateOf(KOHLI, "career");
+
+    await importCricsheet(store, [cricsheetFile("ipl/829713.json")]); // RCB in IPL 2015
+    await runner.catchUp();
+
+    expect(await tables(season2016)).toEqual(before2016); // same rows, same version: not ranked again
+    expect(await aggregateOf(KOHLI, "season", season2016)).toEqual(kohli2016);
+    const kohli2015 = await aggregateOf(KOHLI, "season", season2015);
+    expect(kohli2015?.matches).toBe(1);
+    expect((await aggregateOf(KOHLI, "career"))?.matches).toBe((career?.matches as number) + 1);
+    expect((await tables(season2015)).map((t) => t.metric)).toContain("most_runs");
+  });
+
   it("recomputes scorecards and aggregates when a delivery is corrected, and a replay changes nothing", async () => {
     const fixtureId = cricsheetIds.fixture("981019");
     const events = await store.readStream(`fixture-${fixtureId}`);
