@@ -5,6 +5,7 @@ import { appendBenchmark } from "./append.js";
 import { batchesBenchmark } from "./batches.js";
 import { httpBenchmark } from "./http.js";
 import { importBenchmark } from "./import.js";
+import { importE2eBenchmark } from "./import-e2e.js";
 import { poolBenchmark } from "./pool.js";
 import { projectionBenchmark } from "./projection.js";
 import { provenanceBenchmark } from "./provenance.js";
@@ -18,6 +19,7 @@ const benchmarks: Record<string, () => Promise<Result[]>> = {
   projection: projectionBenchmark,
   http: httpBenchmark,
   import: importBenchmark,
+  "import-e2e": importE2eBenchmark,
   reads: readsBenchmark,
   "statistics-reads": statisticsReadsBenchmark,
   "statistics-rebuild": statisticsRebuildBenchmark,

@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/database.js";
 import { PostgresEventStore } from "../../src/event-store/postgres.js";
+import { projectors } from "../../src/projections/registry.js";
 import { CRICSHEET } from "../support/cricsheet.js";
 import { anEvent } from "../support/events.js";
 
@@ -94,6 +95,19 @@ describe("cricket CLI on the embedded database", () => {
       owner.kill("SIGKILL");
     }
   }, 120_000);
+
+  it("imports with progress for every phase, in plain lines when the output is not a terminal", async () => {
+    const files = ["335982", "335983", "335984"].map((id) => path.join(IPL, `${id}.json`));
+    const { stdout, stderr } = await cricket(dataDir, "import", "cricsheet", ...files);
+    expect(stdout).toMatch(/^3 matches in [\d.]+s: 3 imported/m);
+    const lines = stderr.split("\n");
+    expect(lines).toContainEqual(expect.stringMatching(/ 3\/3 matches \| 3 new, 0 revised, 0 unchanged, 0 failed/));
+    for (const { name } of projectors) {
+      // The last line of each projector's catch-up: all of the log it had to read, done.
+      const last = lines.filter((line) => line.startsWith(`${name} `)).at(-1);
+      expect(last, name).toMatch(/ (\d+)\/\1 events \| 0s left$/);
+    }
+  }, 60_000);
 
   it("refuses an unknown projector with a clear message", async () => {
     await expect(cricket(dataDir, "projections", "rebuild", "nope")).rejects.toMatchObject({
