@@ -46,6 +46,11 @@ export const keptAnswers =
     await next();
     // Read while a projector committed: the answer may predate the change, so it is not kept.
     if (c.res.status !== 200 || deps.watch?.version(projectors) !== version) return;
+    // Only what was read from the read models now: a hit of the versioned cache may be
+    // older than the watch's version (its key follows fewer inputs), and a bypass of it is
+    // an answer the route never caches (contributors).
+    const inner = c.res.headers.get("x-cache");
+    if (inner !== null && inner !== "MISS") return;
     const headers: Record<string, string> = {};
     for (const name of KEPT) {
       const value = c.res.headers.get(name);

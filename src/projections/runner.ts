@@ -96,9 +96,9 @@ export class ProjectionRunner {
 
   /**
    * Brings every projector's active generation up to the head of the log as it is now,
-   * telling `onProgress` after every batch. The projectors advance together, so they share
-   * each stretch of the log read (`SharedTail`) instead of reading and parsing it once each,
-   * and their transactions overlap. Events committed before the call may still be hidden
+   * telling `onProgress` after every batch. The projectors advance together, so those near
+   * each other share the tail's reads of the log (`SharedTail`) instead of reading and
+   * parsing it once each, and their transactions overlap. Events committed before the call may still be hidden
    * behind a slower transaction elsewhere (see docs/event-store.md): catching up waits for
    * them, up to `timeoutMs`.
    */
@@ -108,24 +108,34 @@ export class ProjectionRunner {
   ): Promise<void> {
     const head = await this.store.head();
     const deadline = Date.now() + timeoutMs;
+    let failed = false;
     const catchUpOne = async (name: string) => {
       const projector = this.projector(name);
       let generation = await this.activeGeneration(projector);
       const from = generation.checkpoint.index;
       const total = Math.max(0, Number(head.index - from));
+      const done = () => Math.min(total, Math.max(0, Number(generation.checkpoint.index - from)));
       onProgress?.({ projector: name, done: 0, total });
-      while (comparePositions(generation.checkpoint, head) < 0) {
+      while (!failed && comparePositions(generation.checkpoint, head) < 0) {
         const step = await this.step(projector, generation);
         generation = step.generation;
-        onProgress?.({ projector: name, done: Math.min(total, Number(generation.checkpoint.index - from)), total });
+        onProgress?.({ projector: name, done: done(), total });
         if (step.applied > 0) continue;
         if (Date.now() > deadline)
           throw new Error(`${name} could not reach the head of the log within ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     };
-    // Every projector stops where it is before a failure is reported: none runs on unawaited.
-    const failure = (await Promise.allSettled(names.map(catchUpOne))).find((o) => o.status === "rejected");
+    // The first failure stops the others at their next batch, so none runs on unawaited.
+    const outcomes = await Promise.allSettled(
+      names.map((name) =>
+        catchUpOne(name).catch((error: unknown) => {
+          failed = true;
+          throw error;
+        }),
+      ),
+    );
+    const failure = outcomes.find((o) => o.status === "rejected");
     if (failure) throw failure.reason;
   }
 

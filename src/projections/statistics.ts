@@ -239,9 +239,9 @@ async function recompute(tx: Tx, revisions: ReadonlyMap<string, number>) {
   const known = new Map(nameRows.map((r) => [r.id, r.name]));
   const name = (id: string) => known.get(id) ?? id;
 
-  const before = await tx<{ participant_id: string }[]>`
-    select participant_id from player_line where fixture_id = any(${fixtureIds})
-    union select participant_id from player_fixture where fixture_id = any(${fixtureIds})`;
+  const before = await tx<{ participant_id: string; season_id: string; competition_id: string }[]>`
+    select participant_id, season_id, competition_id from player_line where fixture_id = any(${fixtureIds})
+    union select participant_id, season_id, competition_id from player_fixture where fixture_id = any(${fixtureIds})`;
   const statisticsRows: object[] = [];
   const lineRows: object[] = [];
   const memberRows: object[] = [];
@@ -290,10 +290,11 @@ async function recompute(tx: Tx, revisions: ReadonlyMap<string, number>) {
       ...memberRows.map((r) => (r as { participant_id: string }).participant_id),
     ]),
   ];
-  // Only the seasons and competitions of the fixtures recomputed (and careers) can change.
+  // Only careers and the seasons and competitions the fixtures were or are in can change.
+  const scoped = [...before, ...inputs.map((i) => i.fixture)];
   const touched = {
-    seasons: [...new Set(inputs.map((i) => i.fixture.season_id))],
-    competitions: [...new Set(inputs.map((i) => i.fixture.competition_id))],
+    seasons: [...new Set(scoped.map((r) => r.season_id))],
+    competitions: [...new Set(scoped.map((r) => r.competition_id))],
   };
   await recomputeAggregates(tx, participants, name, touched);
 }

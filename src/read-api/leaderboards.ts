@@ -20,7 +20,7 @@ import { leaderboardSchema } from "./schemas/player-statistics.js";
 import { cacheOutcomeHeader } from "./versioned.js";
 
 export const DEFAULT_LEADERBOARD_LIMIT = 10;
-const REPRESENTATION = 3; // bump when the shape of a cached body changes
+const REPRESENTATION = 4; // bump when the shape of a cached value changes
 export const MAX_LEADERBOARD_LIMIT = LEADERBOARD_DEPTH;
 
 const TIE_BREAKS = METRICS.map(
@@ -77,10 +77,12 @@ const route = createRoute({
 });
 
 /**
- * A table is cached under its scope's version: a change to that season's or competition's
- * aggregates moves it and makes the old entry unreachable, while changes elsewhere leave it
- * be. The version and the scope's name are memoised until the statistics or the reference
- * data change, so a hit reads nothing from the database.
+ * A table's rows are cached under its scope's version: a change to that season's or
+ * competition's aggregates moves it and makes the old entry unreachable, while changes
+ * elsewhere leave it be. The version and the scope's name are memoised until the statistics
+ * or the reference data change, so a hit reads nothing from the database. Without a version
+ * (tables of an older generation, still served while a rebuild runs) the rows are read every
+ * time.
  */
 export function registerLeaderboards(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
@@ -90,38 +92,41 @@ export function registerLeaderboards(app: Router, deps: AppDependencies) {
     const q = c.req.valid("query");
     const scopeId = (q.scope === "season" ? q.seasonId : q.competitionId) as string;
     const limit = q.limit ?? DEFAULT_LEADERBOARD_LIMIT;
+    // Thrown inside the memo, so a made-up scope memoises nothing.
+    const scope = await memo(
+      `leaderboard-scope:${q.scope}:${scopeId}`,
+      async () => (await findLeaderboardScope(sql(), q.scope, scopeId)) ?? Promise.reject(notFound(q.scope)),
+      READ_FROM.reference,
+    );
     const version = await memo(
       `leaderboard-version:${q.scope}:${scopeId}`,
       () => leaderboardVersion(sql(), q.scope, scopeId),
-      READ_FROM.aggregates,
+      ["statistics"],
     );
-    const key = `leaderboard:${REPRESENTATION}:${q.scope}:${scopeId}:${version}:${q.metric}:${limit}`;
-    const { value, outcome } = await readThrough(
-      cache,
-      key,
-      STATISTICS_TTL_SECONDS,
-      async () => {
-        const scope = await memo(
-          `leaderboard-scope:${q.scope}:${scopeId}`,
-          () => findLeaderboardScope(sql(), q.scope, scopeId),
-          READ_FROM.reference,
-        );
-        if (!scope) throw notFound(q.scope);
-        const data = await leaderboardRowsJson(sql(), q.metric, q.scope, scopeId, limit);
-        const rest = {
-          metric: q.metric,
-          description: LEADERBOARD_METRICS[q.metric].describe,
-          scope,
-          qualification: qualificationRule(q.metric, q.scope),
-          ranking: rankingRule(q.metric),
-          limit,
-          provenance: `/api/v1/provenance/participants/{participantId}/statistics/${q.scope}-${scopeId}?part=${LEADERBOARD_METRICS[q.metric].family}`,
-        };
-        // The rows arrive as JSON text: spliced in, never parsed and serialised again.
-        return { value: `{"data":${data},${JSON.stringify(rest).slice(1)}`, cacheable: true };
-      },
-      deps.logger,
-    );
+    // Only the ranked rows are cached under the scope's version: the rest, the scope's name
+    // included, comes from the reference data, which that version does not follow.
+    const rows = (compute: () => Promise<string>) =>
+      version === undefined
+        ? compute().then((value) => ({ value, outcome: "bypass" as const }))
+        : readThrough(
+            cache,
+            `leaderboard:${REPRESENTATION}:${q.scope}:${scopeId}:${version}:${q.metric}:${limit}`,
+            STATISTICS_TTL_SECONDS,
+            async () => ({ value: await compute(), cacheable: true }),
+            deps.logger,
+          );
+    const { value: data, outcome } = await rows(() => leaderboardRowsJson(sql(), q.metric, q.scope, scopeId, limit));
+    const rest = {
+      metric: q.metric,
+      description: LEADERBOARD_METRICS[q.metric].describe,
+      scope,
+      qualification: qualificationRule(q.metric, q.scope),
+      ranking: rankingRule(q.metric),
+      limit,
+      provenance: `/api/v1/provenance/participants/{participantId}/statistics/${q.scope}-${scopeId}?part=${LEADERBOARD_METRICS[q.metric].family}`,
+    };
+    // The rows arrive as JSON text: spliced in, never parsed and serialised again.
+    const value = `{"data":${data},${JSON.stringify(rest).slice(1)}`;
     return c.body(value, 200, { "Content-Type": "application/json", "X-Cache": outcome.toUpperCase() }) as never;
   });
 }

@@ -23,10 +23,18 @@ export async function leaderboardRowsJson(
 
 /**
  * The version of a season's or competition's tables: the transaction that last ranked them,
- * which only a change to that scope's aggregates moves; "none" before it has a table.
+ * which only a change to that scope's aggregates moves; "none" before it has a table, and
+ * undefined while the tables served are of a generation that kept no version (statistics
+ * before v6, while its rebuild runs): read through the row as JSON so that the column may
+ * be missing.
  */
-export async function leaderboardVersion(sql: Sql, scope: LeaderboardScope, scopeId: string): Promise<string> {
-  const [row] = await sql<{ version: string }[]>`
-    select version::text from leaderboard where scope_type = ${scope} and scope_id = ${scopeId} limit 1`;
-  return row?.version ?? "none";
+export async function leaderboardVersion(
+  sql: Sql,
+  scope: LeaderboardScope,
+  scopeId: string,
+): Promise<string | undefined> {
+  const [row] = await sql<{ version: string | null }[]>`
+    select to_jsonb(l) ->> 'version' as version from leaderboard l
+    where scope_type = ${scope} and scope_id = ${scopeId} limit 1`;
+  return row ? (row.version ?? undefined) : "none";
 }
