@@ -19,7 +19,7 @@ import {
   requireCaller,
   settled,
 } from "../http/authentication.js";
-import { errorEnvelopeSchema, errorResponses } from "../http/errors.js";
+import { errorResponse, errorResponses } from "../http/errors.js";
 import { pathId, readModels } from "../read-api/params.js";
 import { requestedCompetitionSchema, userOf, userSchema } from "./schemas.js";
 
@@ -33,11 +33,10 @@ import { requestedCompetitionSchema, userOf, userSchema } from "./schemas.js";
 const competitionId = z.string().min(1).max(128).openapi({ example: "ipl" });
 const userId = pathId("userId", "The account id (`id` of the user).", "0d5f1c1e-6c0b-5b8e-9a53-7b1d0f3a2c11");
 const conflict = {
-  409: {
-    description:
-      "INVALID_SUBMITTER_ACCESS_TRANSITION: the change is not allowed from the account's current state; nothing changed.",
-    content: { "application/json": { schema: errorEnvelopeSchema } },
-  },
+  ...errorResponse(
+    409,
+    "INVALID_SUBMITTER_ACCESS_TRANSITION: the change is not allowed from the account's current state; nothing changed.",
+  ),
 };
 const userResponse = {
   description: "The user as the decision left it",

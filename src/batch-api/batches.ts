@@ -15,7 +15,7 @@ import {
   requireCaller,
 } from "../http/authentication.js";
 import { storableTimestamp } from "../http/dates.js";
-import { ApiError, errorEnvelopeSchema } from "../http/errors.js";
+import { ApiError, errorResponse } from "../http/errors.js";
 import { collectionSchema, cursorParam, DEFAULT_LIMIT, keysetPage, limitParam } from "../http/pagination.js";
 import { accountLimit } from "../http/rate-limits.js";
 import type { Intake } from "../ingest/batches/intake.js";
@@ -39,11 +39,10 @@ const COLLECTION = "/api/v1/batches";
 const READ_MODELS = ["batches"] as const;
 
 const forbidden = {
-  403: {
-    description:
-      "FORBIDDEN: a disabled account; a viewer sending a package; a package for a competition outside the sender's submitter scope; or a batch that is not the caller's (an unknown reference answers the same)",
-    content: { "application/json": { schema: errorEnvelopeSchema } },
-  },
+  ...errorResponse(
+    403,
+    "FORBIDDEN: a disabled account; a viewer sending a package; a package for a competition outside the sender's submitter scope; or a batch that is not the caller's (an unknown reference answers the same)",
+  ),
 };
 
 const idempotencyKeyParameter = {
@@ -126,19 +125,18 @@ const receiveRoute = createRoute({
       content: { "application/json": { schema: z.object({ data: batchSchema }).openapi("BatchReceipt") } },
     },
     ...forbidden,
-    429: {
-      description: `RATE_LIMIT_EXCEEDED: each account may send ${BATCHES_PER_MINUTE} packages per UTC minute by default (the setting BATCHES_PER_MINUTE; a replayed key counts too), with Retry-After and RateLimit-*; accepted answers carry RateLimit-* as well`,
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
-    409: {
-      description: "IDEMPOTENCY_KEY_REUSED: the key already received a package with other content; nothing was stored",
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
-    422: {
-      description:
-        "VALIDATION_FAILED: the body cannot be received as a package (its head: contractVersion, packageId, competition); details name each problem. Nothing was stored.",
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
+    ...errorResponse(
+      429,
+      `RATE_LIMIT_EXCEEDED: each account may send ${BATCHES_PER_MINUTE} packages per UTC minute by default (the setting BATCHES_PER_MINUTE; a replayed key counts too), with Retry-After and RateLimit-*; accepted answers carry RateLimit-* as well`,
+    ),
+    ...errorResponse(
+      409,
+      "IDEMPOTENCY_KEY_REUSED: the key already received a package with other content; nothing was stored",
+    ),
+    ...errorResponse(
+      422,
+      "VALIDATION_FAILED: the body cannot be received as a package (its head: contractVersion, packageId, competition); details name each problem. Nothing was stored.",
+    ),
   },
 });
 

@@ -7,7 +7,7 @@ import { publishBatch, reviewBatch } from "../commands/batches/publication.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { application, bearerSecurity, callerOf, commandContext, settled } from "../http/authentication.js";
-import { errorEnvelopeSchema } from "../http/errors.js";
+import { errorResponse } from "../http/errors.js";
 import { readModels } from "../read-api/params.js";
 import { refreshScopeSchema } from "../submission-api/schemas.js";
 import { FIXTURE_READ_MODELS } from "../submission-api/submissions.js";
@@ -26,15 +26,11 @@ const WHO =
   "An administrator in the batch's competition scope who did not send it: its sender is 403 SELF_REVIEW_FORBIDDEN; anyone else, as for a batch they cannot see, 403 FORBIDDEN.";
 
 const refusals = {
-  403: {
-    description:
-      "SELF_REVIEW_FORBIDDEN: the caller sent the batch. FORBIDDEN: not an administrator in the batch's competition scope, a disabled account, or a batch that is not the caller's to see (an unknown reference answers the same).",
-    content: { "application/json": { schema: errorEnvelopeSchema } },
-  },
-  404: {
-    description: "NOT_FOUND: a reference holding text no reference can (U+0000, a lone surrogate)",
-    content: { "application/json": { schema: errorEnvelopeSchema } },
-  },
+  ...errorResponse(
+    403,
+    "SELF_REVIEW_FORBIDDEN: the caller sent the batch. FORBIDDEN: not an administrator in the batch's competition scope, a disabled account, or a batch that is not the caller's to see (an unknown reference answers the same).",
+  ),
+  ...errorResponse(404, "NOT_FOUND: a reference holding text no reference can (U+0000, a lone surrogate)"),
 };
 
 const reviewRequestSchema = z
@@ -75,16 +71,14 @@ const reviewRoute = createRoute({
       content: { "application/json": { schema: z.object({ data: batchSchema }) } },
     },
     ...refusals,
-    409: {
-      description:
-        "BATCH_NOT_REVIEWABLE: the batch is not `validated` (still validating, staged, rejected) or is already published. ITEM_NOT_REVIEWABLE: an item named is not accepted (rejected, unresolved, duplicate or conflicting: nothing of it can be published), each named in the details; nothing was recorded.",
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
-    422: {
-      description:
-        "VALIDATION_FAILED: the body is malformed, or names an ordinal the batch has not (ITEM_NOT_FOUND on `items.N`).",
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
+    ...errorResponse(
+      409,
+      "BATCH_NOT_REVIEWABLE: the batch is not `validated` (still validating, staged, rejected) or is already published. ITEM_NOT_REVIEWABLE: an item named is not accepted (rejected, unresolved, duplicate or conflicting: nothing of it can be published), each named in the details; nothing was recorded.",
+    ),
+    ...errorResponse(
+      422,
+      "VALIDATION_FAILED: the body is malformed, or names an ordinal the batch has not (ITEM_NOT_FOUND on `items.N`).",
+    ),
   },
 });
 
@@ -120,11 +114,10 @@ const publishRoute = createRoute({
       content: { "application/json": { schema: z.object({ data: publicationSchema }) } },
     },
     ...refusals,
-    409: {
-      description:
-        "BATCH_NOT_REVIEWABLE: the batch is not `validated`. REVIEW_INCOMPLETE: accepted items still wait for a decision. EVENT_CONFLICT: a fixture kept changing under writers elsewhere; retry (what was published stays, and is not published again).",
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
+    ...errorResponse(
+      409,
+      "BATCH_NOT_REVIEWABLE: the batch is not `validated`. REVIEW_INCOMPLETE: accepted items still wait for a decision. EVENT_CONFLICT: a fixture kept changing under writers elsewhere; retry (what was published stays, and is not published again).",
+    ),
   },
 });
 

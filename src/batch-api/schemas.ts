@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ITEM_OUTCOMES, REFERENCE_TYPES, REVIEW_DECISIONS } from "../../streams/batch.js";
 import { BATCH_STATUSES, type BatchView } from "../batches/queries.js";
 import { timestampField as timestamp } from "../http/dates.js";
-import { errorEnvelopeSchema } from "../http/errors.js";
+import { errorResponse } from "../http/errors.js";
 
 /** The answers' shapes and the package's, as the contract documents them. */
 
@@ -247,16 +247,14 @@ export const batchReferenceParams = z.object({
 
 /** How a read of one batch refuses a batch the caller may not see. */
 export const unseenBatch = {
-  403: {
-    description:
-      "FORBIDDEN: a disabled account, or a batch that is not the caller's (an unknown reference answers the same)",
-    content: { "application/json": { schema: errorEnvelopeSchema } },
-  },
-  404: {
-    description:
-      "NOT_FOUND: a reference holding text no reference can (U+0000, a lone surrogate), refused as every path parameter is",
-    content: { "application/json": { schema: errorEnvelopeSchema } },
-  },
+  ...errorResponse(
+    403,
+    "FORBIDDEN: a disabled account, or a batch that is not the caller's (an unknown reference answers the same)",
+  ),
+  ...errorResponse(
+    404,
+    "NOT_FOUND: a reference holding text no reference can (U+0000, a lone surrogate), refused as every path parameter is",
+  ),
 };
 
 /** A batch as the API shows it. */

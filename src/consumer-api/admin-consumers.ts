@@ -16,7 +16,7 @@ import {
   settled,
 } from "../http/authentication.js";
 import { timestampField as timestamp } from "../http/dates.js";
-import { errorEnvelopeSchema, errorResponses } from "../http/errors.js";
+import { errorResponse, errorResponses } from "../http/errors.js";
 import { collectionSchema, cursorParam, INTEGER_MAX, keysetPage, limitParam } from "../http/pagination.js";
 import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
 import { numericIdsHook, numericPathId } from "./params.js";
@@ -112,11 +112,10 @@ const noStore = {
   },
 };
 const notFound = {
-  404: {
-    description:
-      "NOT_FOUND: no such consumer among the caller's own (another administrator's looks the same), or no such key of it",
-    content: { "application/json": { schema: errorEnvelopeSchema } },
-  },
+  ...errorResponse(
+    404,
+    "NOT_FOUND: no such consumer among the caller's own (another administrator's looks the same), or no such key of it",
+  ),
 };
 
 const listRoute = createRoute({

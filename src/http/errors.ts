@@ -160,18 +160,18 @@ export function asApiError(error: unknown): ApiError | undefined {
 
 export const notFound = (what = "resource") => new ApiError("NOT_FOUND", `No such ${what}`);
 
+const refusal = (description: string) => ({
+  description,
+  content: { "application/json": { schema: errorEnvelopeSchema } },
+});
+
+/** Documents one refusal of an operation in its own words: `...errorResponse(409, "TRACE_CHANGED: …")`. */
+export const errorResponse = <S extends ContentfulStatusCode>(status: S, description: string) =>
+  ({ [status]: refusal(description) }) as Record<S, ReturnType<typeof refusal>>;
+
 /** Documents an error response in an operation: `errorResponses(400, 404)`. */
-export function errorResponses(...statuses: ContentfulStatusCode[]) {
-  return Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      {
-        description: errorDescriptions[status] ?? "Error",
-        content: { "application/json": { schema: errorEnvelopeSchema } },
-      },
-    ]),
-  );
-}
+export const errorResponses = (...statuses: ContentfulStatusCode[]) =>
+  Object.fromEntries(statuses.map((status) => [status, refusal(errorDescriptions[status] ?? "Error")]));
 
 const errorDescriptions: Partial<Record<ContentfulStatusCode, string>> = {
   400: "Invalid query, path parameter or JSON (VALIDATION_FAILED, INVALID_JSON)",

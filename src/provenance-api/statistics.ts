@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { bearerSecurity, callerOf, registerBearerScheme, requireCaller } from "../http/authentication.js";
-import { errorEnvelopeSchema, errorResponses } from "../http/errors.js";
+import { errorResponse, errorResponses } from "../http/errors.js";
 import { cursorParam, limitParam } from "../http/pagination.js";
 import { EXPORT_EVENT_LIMIT } from "../read-api/fixture-event-exports.js";
 import { statisticParams } from "../read-api/fixture-statistic-exports.js";
@@ -34,14 +34,11 @@ const statisticProvenanceRoute = createRoute({
       content: { "application/json": { schema: statisticProvenanceSchema } },
     },
     ...errorResponses(400, 404),
-    409: {
-      description: "TRACE_CHANGED: the fixture changed while the page was read, or since the cursor was issued.",
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
-    422: {
-      description: `EXPORT_TOO_LARGE: more than ${EXPORT_EVENT_LIMIT} contributing events.`,
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
+    ...errorResponse(
+      409,
+      "TRACE_CHANGED: the fixture changed while the page was read, or since the cursor was issued.",
+    ),
+    ...errorResponse(422, `EXPORT_TOO_LARGE: more than ${EXPORT_EVENT_LIMIT} contributing events.`),
   },
 });
 
@@ -68,15 +65,11 @@ const aggregateProvenanceRoute = createRoute({
       content: { "application/json": { schema: aggregateProvenanceSchema } },
     },
     ...errorResponses(400, 404),
-    409: {
-      description:
-        "TRACE_CHANGED: the deliveries changed while the page was read, or a fixture of the trace since the cursor was issued.",
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
-    422: {
-      description: `EXPORT_TOO_LARGE: more than ${EXPORT_EVENT_LIMIT} contributing deliveries.`,
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
+    ...errorResponse(
+      409,
+      "TRACE_CHANGED: the deliveries changed while the page was read, or a fixture of the trace since the cursor was issued.",
+    ),
+    ...errorResponse(422, `EXPORT_TOO_LARGE: more than ${EXPORT_EVENT_LIMIT} contributing deliveries.`),
   },
 });
 

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
-import { ApiError, errorEnvelopeSchema, errorResponses, notFound } from "../http/errors.js";
+import { ApiError, errorResponse, errorResponses, notFound } from "../http/errors.js";
 import { versionedFile, versionedJson } from "../http/etag.js";
 import { CSV_COLUMNS } from "../submissions/csv.js";
 import { eventFilters } from "./event-filters.js";
@@ -26,10 +26,10 @@ const request = {
 };
 
 const tooLarge = {
-  422: {
-    description: `More than ${EXPORT_EVENT_LIMIT} events match (EXPORT_TOO_LARGE); narrow the export with filters or page through the events list.`,
-    content: { "application/json": { schema: errorEnvelopeSchema } },
-  },
+  ...errorResponse(
+    422,
+    `More than ${EXPORT_EVENT_LIMIT} events match (EXPORT_TOO_LARGE); narrow the export with filters or page through the events list.`,
+  ),
 };
 
 const attachment = (fixtureId: string, extension: string) =>

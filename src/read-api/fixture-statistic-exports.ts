@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
-import { ApiError, errorEnvelopeSchema, errorResponses, notFound } from "../http/errors.js";
+import { ApiError, errorResponse, errorResponses, notFound } from "../http/errors.js";
 import { versionedFile, versionedJson } from "../http/etag.js";
 import { CSV_COLUMNS } from "../submissions/csv.js";
 import { eventsCsv } from "./events-csv.js";
@@ -36,15 +36,11 @@ const request = {
 };
 
 const failures = {
-  409: {
-    description:
-      "TRACE_CHANGED: the fixture changed (a delivery, a correction, the result) while the trace was read; repeat the request.",
-    content: { "application/json": { schema: errorEnvelopeSchema } },
-  },
-  422: {
-    description: `EXPORT_TOO_LARGE: more than ${EXPORT_EVENT_LIMIT} contributing events.`,
-    content: { "application/json": { schema: errorEnvelopeSchema } },
-  },
+  ...errorResponse(
+    409,
+    "TRACE_CHANGED: the fixture changed (a delivery, a correction, the result) while the trace was read; repeat the request.",
+  ),
+  ...errorResponse(422, `EXPORT_TOO_LARGE: more than ${EXPORT_EVENT_LIMIT} contributing events.`),
 };
 
 const attachment = (fixtureId: string, statisticId: string, extension: string) =>

@@ -5,7 +5,7 @@ import { readThrough, STATISTICS_TTL_SECONDS } from "../cache/versioned-cache.js
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
-import { ApiError, errorEnvelopeSchema, errorResponses, notFound } from "../http/errors.js";
+import { ApiError, errorResponse, errorResponses, notFound } from "../http/errors.js";
 import { taggedFile, versionedEtag, versionedJson } from "../http/etag.js";
 import { EXPORT_EVENT_LIMIT } from "./fixture-event-exports.js";
 import { memoised, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
@@ -64,15 +64,14 @@ const cacheHeaders = {
 };
 
 const traceConflict = {
-  409: {
-    description:
-      "TRACE_CHANGED: with `includeContributors=true`, the fixture changed while the trace was read; repeat the request.",
-    content: { "application/json": { schema: errorEnvelopeSchema } },
-  },
-  422: {
-    description: `EXPORT_TOO_LARGE: with \`includeContributors=true\`, a statistic has more than ${EXPORT_EVENT_LIMIT} contributing events.`,
-    content: { "application/json": { schema: errorEnvelopeSchema } },
-  },
+  ...errorResponse(
+    409,
+    "TRACE_CHANGED: with `includeContributors=true`, the fixture changed while the trace was read; repeat the request.",
+  ),
+  ...errorResponse(
+    422,
+    `EXPORT_TOO_LARGE: with \`includeContributors=true\`, a statistic has more than ${EXPORT_EVENT_LIMIT} contributing events.`,
+  ),
 };
 
 const common = `Derived only from the current accepted delivery revisions. Rates are rounded half away from zero to 2 decimals and published beside the figures they come from. Cached for 60 seconds per fixture version (the \`X-Cache\` header says whether this answer came from the cache); the ETag carries the fixture's version. ${UNKNOWN_PARAMETERS}`;

@@ -11,7 +11,7 @@ import {
   requireCaller,
   settled,
 } from "../http/authentication.js";
-import { errorEnvelopeSchema, errorResponses } from "../http/errors.js";
+import { errorResponse, errorResponses } from "../http/errors.js";
 import { jsonBody } from "../http/json-body.js";
 import { pathId, readModels } from "../read-api/params.js";
 import { correctionRequestSchema } from "../submissions/schema.js";
@@ -53,11 +53,10 @@ const correctRoute = createRoute({
       content: { "application/json": { schema: z.object({ data: correctionResultSchema }) } },
     },
     ...errorResponses(404),
-    409: {
-      description:
-        "EVENT_CONFLICT: the new ball (or inherited sequence) is held by another live delivery, or crosses a neighbour's order; nothing was stored.",
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
+    ...errorResponse(
+      409,
+      "EVENT_CONFLICT: the new ball (or inherited sequence) is held by another live delivery, or crosses a neighbour's order; nothing was stored.",
+    ),
   },
 });
 

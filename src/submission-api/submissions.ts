@@ -13,7 +13,7 @@ import {
   requireCaller,
   settled,
 } from "../http/authentication.js";
-import { errorEnvelopeSchema, errorResponses } from "../http/errors.js";
+import { errorResponse, errorResponses } from "../http/errors.js";
 import { jsonBody } from "../http/json-body.js";
 import { accountLimit } from "../http/rate-limits.js";
 import { readModels } from "../read-api/params.js";
@@ -48,21 +48,17 @@ const accepted = {
   },
 };
 const conflicts = {
-  409: {
-    description:
-      "The only problems are conflicts with accepted deliveries: DUPLICATE_EVENT_ID when every one is an event id already accepted (in any fixture), else EVENT_CONFLICT (a sequence number or ball of an innings held by a live delivery, or an order that would cross one). The details name each event and give each conflict its own code. Nothing was stored.",
-    content: { "application/json": { schema: errorEnvelopeSchema } },
-  },
+  ...errorResponse(
+    409,
+    "The only problems are conflicts with accepted deliveries: DUPLICATE_EVENT_ID when every one is an event id already accepted (in any fixture), else EVENT_CONFLICT (a sequence number or ball of an innings held by a live delivery, or an order that would cross one). The details name each event and give each conflict its own code. Nothing was stored.",
+  ),
 };
 const limited = {
-  429: {
-    description: "RATE_LIMIT_EXCEEDED, with Retry-After and RateLimit-*",
-    content: { "application/json": { schema: errorEnvelopeSchema } },
-  },
-  503: {
-    description: "RATE_LIMIT_UNAVAILABLE: the shared rate-limit counter cannot be reached; nothing was admitted",
-    content: { "application/json": { schema: errorEnvelopeSchema } },
-  },
+  ...errorResponse(429, "RATE_LIMIT_EXCEEDED, with Retry-After and RateLimit-*"),
+  ...errorResponse(
+    503,
+    "RATE_LIMIT_UNAVAILABLE: the shared rate-limit counter cannot be reached; nothing was admitted",
+  ),
 };
 
 const submitRoute = createRoute({
@@ -111,10 +107,7 @@ const uploadRoute = createRoute({
   responses: {
     ...accepted,
     ...conflicts,
-    413: {
-      description: "PAYLOAD_TOO_LARGE: the file is over 1 MB",
-      content: { "application/json": { schema: errorEnvelopeSchema } },
-    },
+    ...errorResponse(413, "PAYLOAD_TOO_LARGE: the file is over 1 MB"),
     ...errorResponses(422),
     ...limited,
   },
