@@ -109,6 +109,22 @@ describe("a database that goes away", () => {
     proxy.restore();
     expect(await recovery()).toBeLessThan(RECOVERED_WITHIN_MS);
   });
+
+  it("stopped inside a transaction: the transaction rejects, the process lives on, the pool answers after", async () => {
+    const transaction = sql.begin(async (tx) => {
+      await tx`select 1`;
+      await tx`select pg_sleep(2)`;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    proxy.refuse();
+    await expect(transaction).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+    // The driver's own rollback after the drop used to throw TypeError from a setImmediate,
+    // out of every caller's reach, ending the process (patches/postgres+3.4.9.patch).
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    proxy.restore();
+    expect(await recovery()).toBeLessThan(RECOVERED_WITHIN_MS);
+    expect(await sql`select 1 as one`).toEqual([{ one: 1 }]);
+  });
 });
 
 describe("isDatabaseUnavailable", () => {
