@@ -69,8 +69,8 @@ export type AppDependencies = {
   corsOrigins?: readonly string[];
   /** Usage telemetry of keyed requests (main.ts opens one); without it nothing is recorded. */
   usage?: UsageRecorder;
-  /** Overrides of limits: of responses' sizes (tests use small ones), of the packages an account may send a minute (settings). */
-  limits?: { exportEvents?: number; batchesPerMinute?: number };
+  /** Overrides of limits: of responses' sizes and export pages (tests use small ones), of the packages an account may send a minute (settings). */
+  limits?: { exportEvents?: number; exportPage?: number; batchesPerMinute?: number };
 };
 export type RouteRegistration = (app: Router, deps: AppDependencies) => unknown;
 

@@ -9,7 +9,9 @@ import type { Context } from "hono";
  * exact response bytes. The version makes every accepted change to the fixture a new ETag;
  * the digest covers what is not in the fixture's own stream (reference names, a season's
  * display name) and the query, so a 304 is only ever sent for the bytes the client holds.
- * Strong validator: equal ETags mean byte-identical bodies.
+ * An export, tagged before its body is read, digests what the body is made of instead (its
+ * format, filters, deliveries in their revisions and the names shown). Strong validator:
+ * equal ETags mean byte-identical bodies.
  */
 export const versionedEtag = (version: number, body: string) =>
   `"${version}-${createHash("sha256").update(body).digest("base64url").slice(0, 16)}"`;
@@ -42,7 +44,12 @@ export const versionedFile = (c: Context, version: number, body: string, headers
   taggedFile(c, versionedEtag(version, body), body, headers);
 
 /** The same with the body's ETag already known (kept beside a cached body, so a hit does not hash it again). */
-export function taggedFile(c: Context, etag: string, body: string, headers: Record<string, string>) {
+export function taggedFile(
+  c: Context,
+  etag: string,
+  body: string | ReadableStream<Uint8Array>,
+  headers: Record<string, string>,
+) {
   if (matchesIfNoneMatch(c.req.header("If-None-Match"), etag)) return c.body(null, 304, headersFor(etag));
   return c.body(body, 200, { ...headers, ...headersFor(etag) });
 }

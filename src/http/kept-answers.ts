@@ -14,8 +14,8 @@ import { matchesIfNoneMatch } from "./etag.js";
 export const keptAnswerStore = () => memoryCache({ maxEntries: 20_000, maxChars: MAX_CHARS });
 
 const MAX_CHARS = 64 * 1024 * 1024;
-/** An export-sized body would crowd out hundreds of pages. */
-const MAX_ANSWER_CHARS = MAX_CHARS / 64;
+/** An export-sized body would crowd out hundreds of pages (a byte is at most a character). */
+const MAX_ANSWER_BYTES = MAX_CHARS / 64;
 /** Versions make entries unreachable; the expiry only returns their memory sooner. */
 const TTL_SECONDS = 300;
 
@@ -56,8 +56,31 @@ export const keptAnswers =
       const value = c.res.headers.get(name);
       if (value !== null) headers[name] = value;
     }
-    const body = await c.res.text();
-    c.res = new Response(body, { status: 200, headers: c.res.headers });
-    if (body.length <= MAX_ANSWER_CHARS)
-      await deps.answers.set(key, `${JSON.stringify(headers)}\n${body}`, TTL_SECONDS);
+    const answers = deps.answers;
+    const keep = keptOnTheWay(async (body) => {
+      if (deps.watch?.version(projectors) === version)
+        await answers.set(key, `${JSON.stringify(headers)}\n${body}`, TTL_SECONDS);
+    });
+    c.res = new Response(c.res.body?.pipeThrough(keep) ?? "", { status: 200, headers: c.res.headers });
   };
+
+/**
+ * Passes a body through as it is sent, gathering a copy while it stays within
+ * `MAX_ANSWER_BYTES`: a streamed export is never held whole, and a body that ends (it may
+ * be broken off) is handed to `kept` once it is all sent.
+ */
+function keptOnTheWay(kept: (body: string) => Promise<void>) {
+  let chunks: Uint8Array[] | undefined = [];
+  let bytes = 0;
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      bytes += chunk.byteLength;
+      if (bytes > MAX_ANSWER_BYTES) chunks = undefined;
+      chunks?.push(chunk);
+      controller.enqueue(chunk);
+    },
+    async flush() {
+      if (chunks) await kept(Buffer.concat(chunks).toString("utf8"));
+    },
+  });
+}

@@ -46,6 +46,11 @@ function record(r: DeliveryRow): string[] {
   ].map(cell);
 }
 
-/** RFC 4180 CSV (CRLF line ends, quotes where needed) with the header row. */
-export const eventsCsv = (rows: readonly DeliveryRow[]) =>
-  stringify([[...CSV_COLUMNS], ...rows.map(record)], { record_delimiter: "windows" });
+/** RFC 4180 CSV lines (CRLF line ends, quotes where needed) of the rows, without the header. */
+export const eventsCsvRows = (rows: readonly DeliveryRow[]) =>
+  stringify(rows.map(record), { record_delimiter: "windows" });
+
+export const eventsCsvHeader = stringify([[...CSV_COLUMNS]], { record_delimiter: "windows" });
+
+/** The whole file: the header row, then the rows. */
+export const eventsCsv = (rows: readonly DeliveryRow[]) => eventsCsvHeader + eventsCsvRows(rows);

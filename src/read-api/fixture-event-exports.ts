@@ -1,16 +1,19 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { Sql } from "../db/database.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { ApiError, errorResponse, errorResponses, notFound } from "../http/errors.js";
-import { versionedFile, versionedJson } from "../http/etag.js";
+import { taggedFile, versionedEtag } from "../http/etag.js";
 import { CSV_COLUMNS } from "../submissions/csv.js";
 import { eventFilters } from "./event-filters.js";
-import { eventsCsv } from "./events-csv.js";
+import { eventsCsvHeader, eventsCsvRows } from "./events-csv.js";
+import { type ExpectedDigest, type ExportFormat, exportBody } from "./export-body.js";
 import { pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
-import { deliveryRows, type EventFilters, toEvents } from "./queries/events.js";
+import { type EventFilters, exportDigest, toEvents } from "./queries/events.js";
 import { fixtureVersion } from "./queries/fixtures.js";
-import { eventSchema } from "./schemas/event.js";
+import { type Event, eventSchema } from "./schemas/event.js";
 import { etagHeader, fixtureVersionField, ifNoneMatchParameter, notModifiedResponse } from "./versioned.js";
 
 /**
@@ -19,6 +22,8 @@ import { etagHeader, fixtureVersionField, ifNoneMatchParameter, notModifiedRespo
  * deliveries) must fit in one file. More answers 422 EXPORT_TOO_LARGE; filters narrow it.
  */
 export const EXPORT_EVENT_LIMIT = 5000;
+/** Deliveries read and rendered at a time: a few milliseconds of work, a few hundred kB. */
+const EXPORT_PAGE = 250;
 
 const request = {
   params: z.object({ fixtureId: pathId("fixtureId", "Fixture id.", "1426312") }),
@@ -116,38 +121,70 @@ const csvRoute = createRoute({
 export function registerFixtureEventExports(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
   const limit = deps.limits?.exportEvents ?? EXPORT_EVENT_LIMIT;
+  const pageSize = deps.limits?.exportPage ?? EXPORT_PAGE;
 
-  /** The fixture's version and every matching delivery, or 404 / 422. */
-  async function exported(fixtureId: string, filters: EventFilters) {
+  /**
+   * The export's answer: 404 or 422 before anything is read, 304 when the client holds it,
+   * else its body, read a page at a time as the client takes it.
+   */
+  async function exported(
+    c: Context,
+    { fixtureId }: { fixtureId: string },
+    filters: EventFilters,
+    kind: "json" | "csv",
+    headers: Record<string, string>,
+  ) {
     const version = await fixtureVersion(sql(), fixtureId);
     if (version === undefined) throw notFound("fixture");
-    const rows = await deliveryRows(sql(), fixtureId, filters, undefined, limit + 1);
-    if (rows.length > limit) {
+    const digest = await exportDigest(sql(), fixtureId, filters);
+    if (digest.count > limit) {
       throw new ApiError(
         "EXPORT_TOO_LARGE",
         `More than ${limit} events match; narrow the export with filters (inningsId, overNumber, …) or page through /events`,
       );
     }
-    return { version, rows };
+    // The CSV shows no names: a renamed player leaves its file, and its ETag, as they were.
+    const shown: ExpectedDigest = kind === "json" ? { rows: digest.rows, names: digest.names } : { rows: digest.rows };
+    const made = [kind, JSON.stringify(Object.entries(filters).sort()), shown.rows, shown.names ?? ""];
+    const etag = versionedEtag(version, made.join("\n"));
+    const format = kind === "json" ? jsonFormat(sql(), fixtureId, version, digest.count) : csvFormat;
+    const body = exportBody(sql(), fixtureId, filters, pageSize, format, shown);
+    return taggedFile(c, etag, body, { ...headers, "Content-Disposition": attachment(fixtureId, kind) });
   }
 
-  openapiCanonicalRead(app, deps, jsonRoute, READ_FROM.fixtures, async (c) => {
-    const { fixtureId } = c.req.valid("param");
-    const { version, rows } = await exported(fixtureId, c.req.valid("query"));
-    const data = await toEvents(sql(), rows);
-    return versionedJson(
-      c,
-      version,
-      { data, fixtureId, fixtureVersion: version, count: data.length },
-      { "Content-Disposition": attachment(fixtureId, "json") },
-    );
-  });
-  openapiCanonicalRead(app, deps, csvRoute, READ_FROM.fixtures, async (c) => {
-    const { fixtureId } = c.req.valid("param");
-    const { version, rows } = await exported(fixtureId, c.req.valid("query"));
-    return versionedFile(c, version, eventsCsv(rows), {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": attachment(fixtureId, "csv"),
-    });
-  });
+  openapiCanonicalRead(app, deps, jsonRoute, READ_FROM.fixtures, (c) =>
+    exported(c, c.req.valid("param"), c.req.valid("query"), "json", { "Content-Type": "application/json" }),
+  );
+  openapiCanonicalRead(app, deps, csvRoute, READ_FROM.fixtures, (c) =>
+    exported(c, c.req.valid("param"), c.req.valid("query"), "csv", { "Content-Type": "text/csv; charset=utf-8" }),
+  );
 }
+
+/** `{"data":[…],"fixtureId":…,"fixtureVersion":…,"count":…}`, byte for byte what `c.json` would send. */
+const jsonFormat = (sql: Sql, fixtureId: string, version: number, count: number): ExportFormat => ({
+  head: '{"data":[',
+  async page(rows, first) {
+    const events = await toEvents(sql, rows);
+    const items = events.map((event) => JSON.stringify(event)).join(",");
+    return { text: first || !items ? items : `,${items}`, names: events.flatMap(namesShown) };
+  },
+  tail: `],"fixtureId":${JSON.stringify(fixtureId)},"fixtureVersion":${version},"count":${count}}`,
+});
+
+const csvFormat: ExportFormat = {
+  head: eventsCsvHeader,
+  page: async (rows) => ({ text: eventsCsvRows(rows) }),
+  tail: "",
+};
+
+/** The participants an event names, with their names (those the reference data has). */
+const namesShown = (e: Event): [string, string][] =>
+  [
+    [e.strikerId, e.strikerName],
+    [e.nonStrikerId, e.nonStrikerName],
+    [e.bowlerId, e.bowlerName],
+    ...e.wickets.flatMap((w) => [
+      [w.playerOutId, w.playerOutName] as const,
+      ...w.fielders.map((f) => [f.participantId, f.name] as const),
+    ]),
+  ].filter((pair): pair is [string, string] => pair[1] !== null);

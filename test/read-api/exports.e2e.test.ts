@@ -8,6 +8,8 @@ const HEADER =
   "fixtureId,schemaVersion,eventId,inningsId,sequenceNumber,overNumber,positionInOver,ballNumber,strikerId,nonStrikerId,bowlerId,runsOffBat,runsExtras,runsTotal,runsNonBoundary,extraWides,extraNoBalls,extraByes,extraLegByes,extraPenalty,wickets";
 
 const SMALL_LIMIT = 60;
+/** Exports are read and sent this many deliveries at a time: the files below span many pages. */
+const SMALL_PAGE = 5;
 
 describe("GET /api/v1/fixtures/{fixtureId}/events/export.json and export.csv", () => {
   let r: ReadApi;
@@ -16,7 +18,7 @@ describe("GET /api/v1/fixtures/{fixtureId}/events/export.json and export.csv", (
   const base = `/api/v1/fixtures/${fixture.id}/events`;
 
   beforeAll(async () => {
-    r = await openReadApi({ exportEvents: SMALL_LIMIT });
+    r = await openReadApi({ exportEvents: SMALL_LIMIT, exportPage: SMALL_PAGE });
     await r.world.given(fixture, big);
   });
   afterAll(() => r.close());
@@ -32,8 +34,40 @@ describe("GET /api/v1/fixtures/{fixtureId}/events/export.json and export.csv", (
     expect(body.data[0]).toEqual((list.body as { data: unknown[] }).data[0]);
     expect(body.fixtureVersion).toBe((list.body as { fixtureVersion: number }).fixtureVersion);
 
-    const filtered = await r.api.get(`${base}/export.json?inningsId=${fixture.innings[1]?.inningsId}`);
-    expect((filtered.body as { count: number }).count).toBe(25);
+    // Sent a page at a time, the bytes are still those of one JSON.stringify of the whole.
+    expect(res.text).toBe(JSON.stringify(body));
+    // 25 events end on a full page (then an empty one); the first overs' do not.
+    const firstOvers = fixture.deliveries.filter((d) => d.state.overNumber === 0).length;
+    expect(firstOvers % SMALL_PAGE).not.toBe(0);
+    for (const [filter, count] of [
+      [`inningsId=${fixture.innings[1]?.inningsId}`, 25],
+      ["overNumber=0", firstOvers],
+    ] as const) {
+      const filtered = await r.api.get(`${base}/export.json?${filter}`);
+      expect((filtered.body as { count: number }).count, filter).toBe(count);
+      expect(filtered.text).toBe(JSON.stringify(filtered.body));
+    }
+  });
+
+  it("breaks a download off when the fixture changes under it, rather than finish it under the old ETag", async () => {
+    const changing = aFixture().withInnings({ deliveries: 30 });
+    await r.world.given(changing);
+    for (const file of ["export.csv", "export.json"]) {
+      const res = await r.app.request(`/api/v1/fixtures/${changing.id}/events/${file}`);
+      expect(res.status).toBe(200);
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      expect((await reader.read()).done).toBe(false);
+      const target = changing.deliveries[file === "export.csv" ? 25 : 26] as BuiltDelivery;
+      await r.world.append(changing.correction(target.eventId, { ballNumber: null }));
+      const rest = (async () => {
+        for (;;) if ((await reader.read()).done) return "finished";
+      })();
+      await expect(rest, file).rejects.toThrow(/changed during their export/);
+      // Read again, the file is whole and shows the change, under a new ETag.
+      const again = await r.api.get(`/api/v1/fixtures/${changing.id}/events/${file}`);
+      expect(again.status).toBe(200);
+      expect(again.headers.get("ETag")).not.toBe(res.headers.get("ETag"));
+    }
   });
 
   it("exports CSV in the upload's exact column order, re-uploadable as it is", async () => {

@@ -9,6 +9,8 @@ export type ReadApi = {
   db: TestDatabase;
   world: CricketWorld;
   api: ReturnType<typeof contractClient>;
+  /** The app itself, for what the contract client cannot do (read a body a chunk at a time). */
+  app: ReturnType<typeof testApp>["app"];
   close(): Promise<void>;
 };
 
@@ -18,7 +20,7 @@ export async function openReadApi(limits?: AppDependencies["limits"]): Promise<R
   const world = new CricketWorld(db.sql);
   await world.catchUp(); // creates every read model (and its public views) before the first request
   const { app } = testApp(undefined, { sql: db.sql, ...(limits ? { limits } : {}) });
-  return { db, world, api: contractClient(app), close: () => db.close() };
+  return { db, world, api: contractClient(app), app, close: () => db.close() };
 }
 
 type Page<T> = { data: T[]; pagination: { limit: number; nextCursor: string | null } };

@@ -76,6 +76,29 @@ export async function deliveryRows(
     limit ${take}`;
 }
 
+/**
+ * What an export is made of, read before its body: how many deliveries match, and an MD5 of
+ * which in which revision (`<eventId>:<revision>` in occurrence order, comma-joined) and of
+ * the names they show (`<participantId>=<name>` by id, comma-joined); empty when none.
+ */
+export async function exportDigest(
+  sql: Sql,
+  fixtureId: string,
+  filters: EventFilters,
+): Promise<{ count: number; rows: string; names: string }> {
+  const [digest] = await sql<{ count: number; rows: string; names: string }[]>`
+    with matched as (
+      select event_id, revision, innings_ordinal, sequence_number, participant_ids from delivery
+      where ${matching(sql, fixtureId, filters)})
+    select
+      (select count(*)::int from matched) as count,
+      (select coalesce(md5(string_agg(event_id::text || ':' || revision, ','
+         order by innings_ordinal, sequence_number, event_id)), '') from matched) as rows,
+      (select coalesce(md5(string_agg(participant_id || '=' || name, ',' order by participant_id collate "C")), '')
+         from participant where participant_id in (select unnest(participant_ids) from matched)) as names`;
+  return digest as { count: number; rows: string; names: string };
+}
+
 export async function listEvents(
   sql: Sql,
   fixtureId: string,
