@@ -6,6 +6,8 @@ declare module "autocannon" {
     connections?: number;
     duration?: number;
     workers?: number;
+    /** Each connection sends these in turn, again and again. */
+    requests?: { path: string }[];
   };
   type Result = {
     requests: { average: number };
@@ -13,6 +15,7 @@ declare module "autocannon" {
     errors: number;
     timeouts: number;
     non2xx: number;
+    "5xx": number;
   };
   export default function autocannon(options: Options): Promise<Result>;
 }

@@ -62,11 +62,35 @@ export function listen(fetch: (request: Request) => Response | Promise<Response>
  * have a core of the two; in one event loop they would measure each other.
  */
 export async function load(url: string, duration: number, headers: Record<string, string> = {}): Promise<Load> {
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration, workers: 1 });
-  if (result.errors || result.timeouts || result.non2xx) {
-    throw new Error(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx responses`);
-  }
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  const result = await loadCounting(url, duration, { headers });
+  if (result.failed) throw new Error(`${url}: ${result.failed} requests failed (errors, timeouts, non-2xx answers)`);
+  return result;
+}
+
+/**
+ * A load that counts what failed instead of refusing it: errors, timeouts and non-2xx
+ * answers, 5xx among them. `paths` are sent in turn on each connection, against `url`'s origin.
+ */
+export async function loadCounting(
+  url: string,
+  duration: number,
+  options: { headers?: Record<string, string>; connections?: number; paths?: string[] },
+): Promise<Load & { failed: number; serverErrors: number }> {
+  const result = await autocannon({
+    url,
+    headers: options.headers ?? {},
+    connections: options.connections ?? CONNECTIONS,
+    duration,
+    workers: 1,
+    ...(options.paths ? { requests: options.paths.map((path) => ({ path })) } : {}),
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failed: result.errors + result.timeouts + result.non2xx,
+    serverErrors: result["5xx"],
+  };
 }
 
 export const withLatency = (m: Measurement, runs: readonly Load[]): Measurement => ({

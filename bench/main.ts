@@ -3,6 +3,7 @@ import os from "node:os";
 import { accessBenchmark } from "./access.js";
 import { appendBenchmark } from "./append.js";
 import { batchesBenchmark } from "./batches.js";
+import { exportsBenchmark } from "./exports.js";
 import { httpBenchmark } from "./http.js";
 import { importBenchmark } from "./import.js";
 import { importE2eBenchmark } from "./import-e2e.js";
@@ -21,6 +22,7 @@ const benchmarks: Record<string, () => Promise<Result[]>> = {
   import: importBenchmark,
   "import-e2e": importE2eBenchmark,
   reads: readsBenchmark,
+  exports: exportsBenchmark,
   "statistics-reads": statisticsReadsBenchmark,
   "statistics-rebuild": statisticsRebuildBenchmark,
   submissions: submissionsBenchmark,

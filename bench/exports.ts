@@ -1,0 +1,168 @@
+import { randomBytes } from "node:crypto";
+import { readdirSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { memoryCache } from "../src/cache/memory.js";
+import { issueConsumer } from "../src/commands/consumers/handlers.js";
+import type { Sql } from "../src/db/database.js";
+import { PostgresEventStore } from "../src/event-store/postgres.js";
+import { createApp } from "../src/http/app.js";
+import { createLogger } from "../src/http/logging.js";
+import { apiRoutes } from "../src/http/routes.js";
+import { importCricsheet } from "../src/ingest/cricsheet/import.js";
+import { memoryWindowCounter } from "../src/limits/memory.js";
+import { redisWindowCounter } from "../src/limits/redis.js";
+import { projectors } from "../src/projections/registry.js";
+import { ProjectionRunner } from "../src/projections/runner.js";
+import { ReadModelWatch } from "../src/projections/watch.js";
+import { serverSecret } from "../src/security/server-secret.js";
+import { type Load, listen, load, loadCounting } from "./http.js";
+import { log, measurement, median, onEachDatabase, pairedRatio, type Result } from "./support.js";
+
+const TESTS = fileURLToPath(new URL("../../shared/data/cricsheet/tests", import.meta.url));
+const RUNS = Number(process.env.BENCH_EXPORTS_RUNS ?? 3);
+const DURATION_S = 5;
+/** Clients downloading at once in the mixed load, beside 50 keyed readers. */
+const EXPORTERS = 10;
+const UNLIMITED = 1_000_000_000;
+
+/**
+ * Exports of whole Tests (about 2,000 deliveries: 0.6 MB of CSV, 1.3 MB of JSON, every
+ * Test of the data set in turn, both formats) as the server runs (kept answers, watch,
+ * limits counted in Redis when REDIS_URL is set), alone against /health, then beside 50
+ * clients reading a fixture's statistics with an API key: what those keyed readers see
+ * (p99, failures, 503s), how long the event loop was held (monitorEventLoopDelay over the
+ * mixed load) and the heap's peak.
+ */
+export const exportsBenchmark = (): Promise<Result[]> => onEachDatabase(measureExports);
+
+async function measureExports(sql: Sql, backend: string): Promise<Result[]> {
+  const store = new PostgresEventStore(sql);
+  const files = readdirSync(TESTS).filter((name) => name.endsWith(".json"));
+  log(`exports: ${backend}: importing ${files.length} Tests`);
+  await importCricsheet(store, [TESTS]);
+  const runner = new ProjectionRunner(sql, store, projectors);
+  await runner.catchUp(undefined, { timeoutMs: 10 * 60_000 });
+  const secret = serverSecret(randomBytes(32));
+  const { apiKey } = await issueConsumer(
+    store,
+    sql,
+    secret,
+    {
+      ownerAccountId: "bench-admin",
+      settings: { name: "Bench", rateLimitPerMinute: UNLIMITED, dailyQuota: UNLIMITED },
+    },
+    { now: new Date() },
+  );
+  await runner.catchUp();
+  const watch = new ReadModelWatch(sql);
+  watch.follow(runner);
+  await watch.start();
+  const counter = process.env.REDIS_URL
+    ? redisWindowCounter(process.env.REDIS_URL, { prefix: `bench:${randomBytes(6).toString("hex")}` })
+    : memoryWindowCounter();
+  const app = createApp(
+    { logger: createLogger("silent"), sql, cache: memoryCache(), watch, secret, rateLimits: counter },
+    apiRoutes,
+  );
+  const server = await listen(app.fetch, "");
+  try {
+    const fixtures = (await sql<{ fixture_id: string }[]>`select fixture_id from fixture order by fixture_id`).map(
+      (f) => f.fixture_id,
+    );
+    const exports = fixtures.flatMap((id) => [
+      `/api/v1/fixtures/${id}/events/export.csv`,
+      `/api/v1/fixtures/${id}/events/export.json`,
+    ]);
+    const keyed = { headers: { "x-api-key": apiKey } };
+    const keyedUrl = `${server.url}/api/v1/fixtures/${fixtures[0]}/statistics`;
+    const health = `${server.url}/api/v1/health`;
+    await load(keyedUrl, 1, keyed.headers);
+    await loadCounting(server.url, 1, { paths: exports });
+
+    const runs = { health: [] as Load[], exports: [] as Load[], keyedAlone: [] as Load[] };
+    const mixed: { keyed: Awaited<ReturnType<typeof loadCounting>>; exports: Load; loop: Loop }[] = [];
+    for (let cycle = 0; cycle < RUNS; cycle++) {
+      log(`exports: ${backend}: cycle ${cycle + 1} of ${RUNS}`);
+      runs.health.push(await load(health, DURATION_S));
+      runs.exports.push(await strict(loadCounting(server.url, DURATION_S, { paths: exports })));
+      runs.keyedAlone.push(await load(keyedUrl, DURATION_S, keyed.headers));
+      const loop = watchLoop();
+      const [keyedRun, exportRun] = await Promise.all([
+        loadCounting(keyedUrl, DURATION_S, keyed),
+        strict(loadCounting(server.url, DURATION_S, { paths: exports, connections: EXPORTERS })),
+      ]);
+      mixed.push({ keyed: keyedRun, exports: exportRun, loop: loop.stop() });
+    }
+    const rate = (loads: readonly Load[]) => loads.map((r) => r.requestsPerSecond);
+    const healthRate = measurement("GET /api/v1/health, same cycle", "req/s", rate(runs.health));
+    const keyedUnder = mixed.map((m) => m.keyed);
+    return [
+      {
+        benchmark: "exports",
+        backend,
+        subject: latency(
+          measurement("Test exports, CSV and JSON in turn, alone", "req/s", rate(runs.exports)),
+          runs.exports,
+        ),
+        baseline: healthRate,
+        ratio: pairedRatio(rate(runs.exports), rate(runs.health)),
+      },
+      {
+        benchmark: "exports",
+        backend,
+        subject: {
+          ...latency(
+            measurement(`keyed statistics read beside ${EXPORTERS} exporting clients`, "req/s", rate(keyedUnder)),
+            keyedUnder,
+          ),
+          extra: {
+            "failed requests": median(keyedUnder.map((k) => k.failed)),
+            "503 and other 5xx": median(keyedUnder.map((k) => k.serverErrors)),
+            "exports req/s": median(mixed.map((m) => m.exports.requestsPerSecond)),
+            "event loop delay max ms": median(mixed.map((m) => m.loop.maxMs)),
+            "event loop delay p99 ms": median(mixed.map((m) => m.loop.p99Ms)),
+            "heap peak MB": median(mixed.map((m) => m.loop.heapPeakMb)),
+          },
+        },
+        baseline: latency(measurement("the same keyed read alone", "req/s", rate(runs.keyedAlone)), runs.keyedAlone),
+        ratio: pairedRatio(rate(keyedUnder), rate(runs.keyedAlone)),
+      },
+    ];
+  } finally {
+    await server.close();
+    await counter.close();
+    watch.close();
+  }
+}
+
+const latency = (m: ReturnType<typeof measurement>, loads: readonly Load[]) => ({
+  ...m,
+  latencyMs: { p50: median(loads.map((l) => l.p50)), p99: median(loads.map((l) => l.p99)) },
+});
+
+/** Exports must not fail: a failure would make the figures those of a cheaper answer. */
+async function strict(running: ReturnType<typeof loadCounting>): Promise<Load> {
+  const result = await running;
+  if (result.failed) throw new Error(`${result.failed} exports failed`);
+  return result;
+}
+
+type Loop = { maxMs: number; p99Ms: number; heapPeakMb: number };
+
+/** The event loop's delay and the heap's peak from now until `stop`. */
+function watchLoop() {
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  let heapPeak = 0;
+  const sampler = setInterval(() => {
+    heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+  }, 50);
+  return {
+    stop(): Loop {
+      delay.disable();
+      clearInterval(sampler);
+      return { maxMs: delay.max / 1e6, p99Ms: delay.percentile(99) / 1e6, heapPeakMb: heapPeak / 2 ** 20 };
+    },
+  };
+}
