@@ -42,17 +42,7 @@ async function measureAccess(sql: Sql, backend: string): Promise<Result[]> {
   const watch = new ReadModelWatch(sql);
   watch.follow(runner);
   await watch.start();
-  const secret = serverSecret(randomBytes(32));
-  const issued = await issueConsumer(
-    store,
-    sql,
-    secret,
-    {
-      ownerAccountId: "bench-admin",
-      settings: { name: "Bench", rateLimitPerMinute: UNLIMITED, dailyQuota: UNLIMITED },
-    },
-    { now: new Date() },
-  );
+  const { secret, apiKey } = await unlimitedConsumer(store, sql);
   await runner.catchUp();
   const [fixture] = await sql<{ fixture_id: string }[]>`select fixture_id from fixture limit 1`;
   const path = `/api/v1/fixtures/${fixture?.fixture_id}/statistics`;
@@ -87,7 +77,7 @@ async function measureAccess(sql: Sql, backend: string): Promise<Result[]> {
             {
               label: `GET /fixtures/{id}/statistics, cached, keyed (${name})`,
               url: server.url,
-              headers: { "x-api-key": issued.apiKey },
+              headers: { "x-api-key": apiKey },
             },
             { label: "the same read anonymous, no limits", url: server.url },
           ),
@@ -102,4 +92,20 @@ async function measureAccess(sql: Sql, backend: string): Promise<Result[]> {
     await usage.close();
     watch.close();
   }
+}
+
+/** A consumer no run reaches the limits of, and the server secret its key was issued under. */
+export async function unlimitedConsumer(store: PostgresEventStore, sql: Sql) {
+  const secret = serverSecret(randomBytes(32));
+  const { apiKey } = await issueConsumer(
+    store,
+    sql,
+    secret,
+    {
+      ownerAccountId: "bench-admin",
+      settings: { name: "Bench", rateLimitPerMinute: UNLIMITED, dailyQuota: UNLIMITED },
+    },
+    { now: new Date() },
+  );
+  return { secret, apiKey };
 }

@@ -3,7 +3,6 @@ import { readdirSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { memoryCache } from "../src/cache/memory.js";
-import { issueConsumer } from "../src/commands/consumers/handlers.js";
 import type { Sql } from "../src/db/database.js";
 import { PostgresEventStore } from "../src/event-store/postgres.js";
 import { createApp } from "../src/http/app.js";
@@ -15,7 +14,7 @@ import { redisWindowCounter } from "../src/limits/redis.js";
 import { projectors } from "../src/projections/registry.js";
 import { ProjectionRunner } from "../src/projections/runner.js";
 import { ReadModelWatch } from "../src/projections/watch.js";
-import { serverSecret } from "../src/security/server-secret.js";
+import { unlimitedConsumer } from "./access.js";
 import { type Load, listen, load, loadCounting } from "./http.js";
 import { log, measurement, median, onEachDatabase, pairedRatio, type Result } from "./support.js";
 
@@ -24,7 +23,6 @@ const RUNS = Number(process.env.BENCH_EXPORTS_RUNS ?? 3);
 const DURATION_S = 5;
 /** Clients downloading at once in the mixed load, beside 50 keyed readers. */
 const EXPORTERS = 10;
-const UNLIMITED = 1_000_000_000;
 
 /**
  * Exports of whole Tests (about 2,000 deliveries: 0.6 MB of CSV, 1.3 MB of JSON, every
@@ -43,17 +41,7 @@ async function measureExports(sql: Sql, backend: string): Promise<Result[]> {
   await importCricsheet(store, [TESTS]);
   const runner = new ProjectionRunner(sql, store, projectors);
   await runner.catchUp(undefined, { timeoutMs: 10 * 60_000 });
-  const secret = serverSecret(randomBytes(32));
-  const { apiKey } = await issueConsumer(
-    store,
-    sql,
-    secret,
-    {
-      ownerAccountId: "bench-admin",
-      settings: { name: "Bench", rateLimitPerMinute: UNLIMITED, dailyQuota: UNLIMITED },
-    },
-    { now: new Date() },
-  );
+  const { secret, apiKey } = await unlimitedConsumer(store, sql);
   await runner.catchUp();
   const watch = new ReadModelWatch(sql);
   watch.follow(runner);
