@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PostgresEventStore } from "../../src/event-store/postgres.js";
 import { findGeneration, listGenerations } from "../../src/projections/generations.js";
+import { defineProjector } from "../../src/projections/projector.js";
 import { ProjectionRunner } from "../../src/projections/runner.js";
 import { streamVersions } from "../../src/projections/stream-versions.js";
 import { countingProjector } from "../support/counting-projector.js";
@@ -123,6 +124,28 @@ for (const backend of backends()) {
         .poll(async () => (await findGeneration(db.sql, "test_counts", "active"))?.version, { timeout: 10_000 })
         .toBe(3);
       expect(await totals()).toEqual(expectedTotals(1, 10));
+    });
+
+    it("catches projectors up together, and the first failure stops the others at their next batch", async () => {
+      await seed(4, 100);
+      const broken = defineProjector({
+        name: "test_broken",
+        version: 1,
+        description: "test: fails on its first batch",
+        tables: ["test_broken"],
+        ddl: "create table test_broken (id int)",
+        onEvery: async () => {
+          throw new Error("broken on purpose");
+        },
+      });
+      // 2 ms an event, 10 a batch: the whole log would take the counter most of a second.
+      const r = runner([countingProjector({ delayMs: 2 }), broken], { batchSize: 10 });
+      await expect(r.catchUp()).rejects.toThrow("broken on purpose");
+      const [counting] = await listGenerations(db.sql, "test_counts");
+      expect(counting?.eventsApplied).toBeLessThan(100);
+      // What it did apply stands, and the next catch-up goes on from there.
+      await runner([countingProjector()]).catchUp(["test_counts"]);
+      expect(await totals()).toEqual(expectedTotals(4, 100));
     });
 
     it("prepares every projector's views before any event, so readers never find them missing", async () => {
