@@ -55,6 +55,10 @@ describe("cricket CLI on the embedded database", () => {
     const server = await openDatabase({ dataDir, databaseUrl: undefined });
     expect(server.kind).toBe("embedded");
     try {
+      // A little write-ahead log, not Postgres's 1 GB: it was half the directory after an import.
+      expect(
+        await server.sql`select current_setting('max_wal_size') as max, current_setting('min_wal_size') as min`,
+      ).toEqual([{ max: "64MB", min: "32MB" }]);
       await new PostgresEventStore(server.sql).append("fixture-1", [anEvent(), anEvent()], "no_stream");
       const rebuilt = await cricket(dataDir, "projections", "rebuild", "all");
       expect(rebuilt.stdout).toMatch(/stream_versions: generation 2 .* 2 events applied/);
