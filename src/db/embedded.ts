@@ -49,9 +49,9 @@ const OWNER_CHECK_MS = 500;
 
 /**
  * Postgres keeps up to max_wal_size of write-ahead log for the next checkpoint to recycle: 1 GB
- * by default, which after an import was more than half of the data directory (273 of 514 MB
- * for 250 IPL matches). An embedded database has no replicas or archive to feed, so a little
- * log is kept and checkpoints come sooner.
+ * by default, which after importing the full IPL was half of the data directory (1,025 of
+ * 2,127 MB). An embedded database has no replicas or archive to feed, so a little log is kept
+ * and checkpoints come sooner (no slower: docs/benchmarks.md, "Where the footprint goes").
  */
 const EMBEDDED_SETTINGS = ["max_wal_size=64MB", "min_wal_size=32MB"];
 
