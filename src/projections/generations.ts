@@ -83,22 +83,26 @@ export async function createGeneration(sql: Sql, projector: Projector): Promise<
   });
 }
 
-/** Records progress only if nobody else moved the checkpoint since `from` was read. */
+/**
+ * Records progress only if nobody else moved the checkpoint since `from` was read; returns
+ * the generation's change stamp after it (`<generation>:<events applied>`, as the read-model
+ * watch polls it), or undefined when someone else had.
+ */
 export async function advanceCheckpoint(
   tx: Sql | Tx,
   generation: Generation,
   from: Position,
   to: Position,
   applied: number,
-): Promise<boolean> {
-  const rows = await tx`
+): Promise<string | undefined> {
+  const [row] = await tx<{ stamp: string }[]>`
     update projector_generations
     set checkpoint_commit = ${to.commit.toString()}, checkpoint_index = ${to.index.toString()},
         events_applied = events_applied + ${applied}, updated_at = now(), last_error = null
     where projector = ${generation.projector} and generation = ${generation.generation} and state <> 'retired'
       and checkpoint_commit = ${from.commit.toString()} and checkpoint_index = ${from.index.toString()}
-    returning 1`;
-  return rows.length === 1;
+    returning generation || ':' || events_applied as stamp`;
+  return row?.stamp;
 }
 
 export async function recordError(sql: Sql, generation: Generation, message: string): Promise<void> {

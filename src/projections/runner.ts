@@ -15,8 +15,11 @@ import { SharedTail } from "./tail.js";
 /** How often a wait asks the database for progress this runner did not make itself. */
 const POLL_MS = 50;
 
-/** What a committed batch did: which projector, and whether its read model changed. */
-export type Progress = { projector: string; changed: boolean };
+/**
+ * What a committed batch did: which projector, and whether its read model changed, with the
+ * projector's change stamp after it (what `ReadModelWatch` polls) when it did.
+ */
+export type Progress = { projector: string; changed: boolean; stamp?: string };
 
 /**
  * How far a catch-up has taken a projector: `done` of the `total` log positions between its
@@ -232,13 +235,14 @@ export class ProjectionRunner {
     const last = events.at(-1);
     if (!last) return { generation, applied: 0 };
     const handled = projector.types ? events.filter((e) => projector.types?.has(e.type)) : events;
+    let stamp: string | undefined;
     try {
       // A batch with nothing to apply only moves the checkpoint: one statement, no transaction.
-      const advanced =
+      stamp =
         handled.length === 0
           ? await advanceCheckpoint(this.sql, generation, generation.checkpoint, last.position, 0)
           : await this.apply(projector, generation, last.position, handled);
-      if (!advanced) {
+      if (stamp === undefined) {
         // Another runner moved this generation on, or it was retired by a switch.
         const fresh = await findGeneration(
           this.sql,
@@ -252,22 +256,21 @@ export class ProjectionRunner {
       throw error;
     }
     if (generation.state === "active") this.noteReached(projector.name, last.position);
-    this.progress.emit("progress", {
-      projector: projector.name,
-      changed: handled.length > 0 && generation.state === "active",
-    });
+    const changed = handled.length > 0 && generation.state === "active";
+    this.progress.emit("progress", { projector: projector.name, changed, ...(changed ? { stamp } : {}) });
     return { generation: { ...generation, checkpoint: last.position }, applied: events.length };
   }
 
   /** Applies a batch's events and moves the checkpoint past them, in one transaction: exactly once. */
   private apply(projector: Projector, generation: Generation, to: Position, events: readonly RecordedEvent[]) {
     return this.sql.begin(async (tx) => {
-      if (!(await advanceCheckpoint(tx, generation, generation.checkpoint, to, events.length))) return false;
+      const stamp = await advanceCheckpoint(tx, generation, generation.checkpoint, to, events.length);
+      if (stamp === undefined) return undefined;
       // A batch of a rebuild may recompute a season's statistics: no statement bound.
       await tx`select set_config('search_path', ${`${generation.schemaName}, public`}, true),
                       set_config('statement_timeout', '0', true)`;
       await projector.apply(tx, events);
-      return true;
+      return stamp;
     });
   }
 

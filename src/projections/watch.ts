@@ -62,8 +62,11 @@ export class ReadModelWatch {
   /** Learns of every batch `runner` commits at once, before the poll would. */
   follow(runner: ProjectionRunner): void {
     this.unfollow.push(
-      runner.onProgress(({ projector, changed }) => {
-        if (changed) this.changed([projector]);
+      runner.onProgress(({ projector, changed, stamp }) => {
+        if (!changed) return;
+        this.changed([projector]);
+        // The poll then finds this stamp already known: one batch, one change.
+        if (stamp !== undefined) this.stamps.set(projector, stamp);
       }),
     );
   }
