@@ -15,7 +15,7 @@ import { projectors } from "../src/projections/registry.js";
 import { ProjectionRunner } from "../src/projections/runner.js";
 import { ReadModelWatch } from "../src/projections/watch.js";
 import { unlimitedConsumer } from "./access.js";
-import { type Load, listen, load, loadCounting } from "./http.js";
+import { type Load, listen, load, loadCounting, withLatency } from "./http.js";
 import { log, measurement, median, onEachDatabase, pairedRatio, type Result } from "./support.js";
 
 const TESTS = fileURLToPath(new URL("../../shared/data/cricsheet/tests", import.meta.url));
@@ -89,7 +89,7 @@ async function measureExports(sql: Sql, backend: string): Promise<Result[]> {
       {
         benchmark: "exports",
         backend,
-        subject: latency(
+        subject: withLatency(
           measurement("Test exports, CSV and JSON in turn, alone", "req/s", rate(runs.exports)),
           runs.exports,
         ),
@@ -100,7 +100,7 @@ async function measureExports(sql: Sql, backend: string): Promise<Result[]> {
         benchmark: "exports",
         backend,
         subject: {
-          ...latency(
+          ...withLatency(
             measurement(`keyed statistics read beside ${EXPORTERS} exporting clients`, "req/s", rate(keyedUnder)),
             keyedUnder,
           ),
@@ -113,7 +113,10 @@ async function measureExports(sql: Sql, backend: string): Promise<Result[]> {
             "heap peak MB": median(mixed.map((m) => m.loop.heapPeakMb)),
           },
         },
-        baseline: latency(measurement("the same keyed read alone", "req/s", rate(runs.keyedAlone)), runs.keyedAlone),
+        baseline: withLatency(
+          measurement("the same keyed read alone", "req/s", rate(runs.keyedAlone)),
+          runs.keyedAlone,
+        ),
         ratio: pairedRatio(rate(keyedUnder), rate(runs.keyedAlone)),
       },
     ];
@@ -123,11 +126,6 @@ async function measureExports(sql: Sql, backend: string): Promise<Result[]> {
     watch.close();
   }
 }
-
-const latency = (m: ReturnType<typeof measurement>, loads: readonly Load[]) => ({
-  ...m,
-  latencyMs: { p50: median(loads.map((l) => l.p50)), p99: median(loads.map((l) => l.p99)) },
-});
 
 /** Exports must not fail: a failure would make the figures those of a cheaper answer. */
 async function strict(running: ReturnType<typeof loadCounting>): Promise<Load> {

@@ -27,6 +27,10 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
 
 const headersFor = (etag: string) => ({ ETag: etag, "Cache-Control": "no-cache" });
 
+/** 304 without a body when the client's If-None-Match holds `etag`; undefined otherwise. */
+export const notModified = (c: Context, etag: string) =>
+  matchesIfNoneMatch(c.req.header("If-None-Match"), etag) ? c.body(null, 304, headersFor(etag)) : undefined;
+
 /** 304 without a body when the client's If-None-Match still holds; the JSON body otherwise. */
 export function versionedJson<T extends object>(
   c: Context,
@@ -35,8 +39,7 @@ export function versionedJson<T extends object>(
   headers: Record<string, string> = {},
 ) {
   const etag = versionedEtag(version, JSON.stringify(body));
-  if (matchesIfNoneMatch(c.req.header("If-None-Match"), etag)) return c.body(null, 304, headersFor(etag));
-  return c.json(body, 200, { ...headers, ...headersFor(etag) });
+  return notModified(c, etag) ?? c.json(body, 200, { ...headers, ...headersFor(etag) });
 }
 
 /** The same for a file body (CSV, JSON exports) with its own headers. */
@@ -50,6 +53,5 @@ export function taggedFile(
   body: string | ReadableStream<Uint8Array>,
   headers: Record<string, string>,
 ) {
-  if (matchesIfNoneMatch(c.req.header("If-None-Match"), etag)) return c.body(null, 304, headersFor(etag));
-  return c.body(body, 200, { ...headers, ...headersFor(etag) });
+  return notModified(c, etag) ?? c.body(body, 200, { ...headers, ...headersFor(etag) });
 }

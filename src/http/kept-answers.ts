@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { memoryCache } from "../cache/memory.js";
 import type { AppDependencies } from "./app.js";
-import { matchesIfNoneMatch } from "./etag.js";
+import { notModified } from "./etag.js";
 
 /**
  * Rendered answers of public reads, kept in this process while the read models they were
@@ -27,25 +27,24 @@ const KEPT = ["content-type", "etag", "cache-control", "content-disposition", "x
  * models of `projectors` change. Put after access checks (every request is still admitted
  * and counted) and before validation (a kept answer's request was valid).
  */
-export const keptAnswers =
-  (deps: AppDependencies, projectors: readonly string[]): MiddlewareHandler =>
-  async (c, next) => {
-    const version = deps.watch?.version(projectors);
-    if (!deps.answers || version === undefined) return next();
+export function keptAnswers(deps: AppDependencies, projectors: readonly string[]): MiddlewareHandler {
+  const { watch, answers } = deps;
+  if (!watch || !answers) return (_c, next) => next();
+  return async (c, next) => {
+    const version = watch.version(projectors);
+    if (version === undefined) return next();
     const url = c.req.url;
     const key = `${url.slice(url.indexOf("/", url.indexOf("//") + 2))}@${version}`;
-    const kept = await deps.answers.get(key);
+    const kept = await answers.get(key);
     if (kept !== undefined) {
       const split = kept.indexOf("\n"); // JSON text never holds a raw newline
       const headers = JSON.parse(kept.slice(0, split)) as Record<string, string>;
       if (headers["x-cache"]) headers["x-cache"] = "HIT";
-      if (headers.etag && matchesIfNoneMatch(c.req.header("If-None-Match"), headers.etag))
-        return c.body(null, 304, { etag: headers.etag, "cache-control": headers["cache-control"] ?? "no-cache" });
-      return c.body(kept.slice(split + 1), 200, headers);
+      return (headers.etag && notModified(c, headers.etag)) || c.body(kept.slice(split + 1), 200, headers);
     }
     await next();
     // Read while a projector committed: the answer may predate the change, so it is not kept.
-    if (c.res.status !== 200 || deps.watch?.version(projectors) !== version) return;
+    if (c.res.status !== 200 || watch.version(projectors) !== version) return;
     // Only what was read from the read models now: a hit of the versioned cache may be
     // older than the watch's version (its key follows fewer inputs), and a bypass of it is
     // an answer the route never caches (contributors).
@@ -56,13 +55,13 @@ export const keptAnswers =
       const value = c.res.headers.get(name);
       if (value !== null) headers[name] = value;
     }
-    const answers = deps.answers;
     const keep = keptOnTheWay(async (body) => {
-      if (deps.watch?.version(projectors) === version)
+      if (watch.version(projectors) === version)
         await answers.set(key, `${JSON.stringify(headers)}\n${body}`, TTL_SECONDS);
     });
     c.res = new Response(c.res.body?.pipeThrough(keep) ?? "", { status: 200, headers: c.res.headers });
   };
+}
 
 /**
  * Passes a body through as it is sent, gathering a copy while it stays within
