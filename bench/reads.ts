@@ -10,6 +10,7 @@ import { importCricsheet } from "../src/ingest/cricsheet/import.js";
 import { projectors } from "../src/projections/registry.js";
 import { ProjectionRunner } from "../src/projections/runner.js";
 import { ReadModelWatch } from "../src/projections/watch.js";
+import type { ScratchDatabase } from "../test/support/scratch-databases.js";
 import { type Load, listen, load, withLatency } from "./http.js";
 import { log, measurement, onEachDatabase, pairedRatio, type Result, seconds } from "./support.js";
 
@@ -28,7 +29,7 @@ const ONLY = new RegExp(process.env.BENCH_READS_ONLY ?? "");
  */
 export const readsBenchmark = (): Promise<Result[]> => onEachDatabase(measurePublicReads);
 
-async function measurePublicReads(sql: Sql, backend: string): Promise<Result[]> {
+async function measurePublicReads(sql: Sql, backend: string, { reads }: ScratchDatabase): Promise<Result[]> {
   const store = new PostgresEventStore(sql);
   log(`reads: ${backend}: importing the full IPL`);
   const imported = await seconds(() => importCricsheet(store, [IPL]));
@@ -39,8 +40,11 @@ async function measurePublicReads(sql: Sql, backend: string): Promise<Result[]> 
   watch.follow(runner);
   await watch.start();
   const logger = createLogger("silent");
-  const warm = await listen(createApp({ logger, sql, cache: memoryCache(), watch }, apiRoutes).fetch, "");
-  const cold = await listen(createApp({ logger, sql, cache: memoryCache({ maxEntries: 0 }) }, apiRoutes).fetch, "");
+  const warm = await listen(createApp({ logger, sql, reads, cache: memoryCache(), watch }, apiRoutes).fetch, "");
+  const cold = await listen(
+    createApp({ logger, sql, reads, cache: memoryCache({ maxEntries: 0 }) }, apiRoutes).fetch,
+    "",
+  );
   try {
     const reads = (await publicReads(warm.url)).filter((read) => ONLY.test(read.label));
     const health = `${warm.url}/api/v1/health`;

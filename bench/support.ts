@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../src/db/database.js";
 import type { NewEvent } from "../src/event-store/port.js";
-import { pgliteDatabase, postgresDatabase } from "../test/support/scratch-databases.js";
+import { pgliteDatabase, postgresDatabase, type ScratchDatabase } from "../test/support/scratch-databases.js";
 
 export type Measurement = {
   label: string;
@@ -71,7 +71,7 @@ export const postgresUrl = (): string | undefined =>
 
 /** Runs `benchmark` on a fresh PGlite, then on a fresh Postgres database when a server is given. */
 export async function onEachDatabase(
-  benchmark: (sql: Sql, backend: string) => Promise<Result | Result[]>,
+  benchmark: (sql: Sql, backend: string, db: ScratchDatabase) => Promise<Result | Result[]>,
 ): Promise<Result[]> {
   const url = postgresUrl();
   // On disk, as the embedded default keeps its data.
@@ -82,7 +82,7 @@ export async function onEachDatabase(
     const db = await open();
     try {
       const [version] = await db.sql<{ server_version: string }[]>`show server_version`;
-      results.push(...[await benchmark(db.sql, `${name} ${version?.server_version.split(" ")[0]}`)].flat());
+      results.push(...[await benchmark(db.sql, `${name} ${version?.server_version.split(" ")[0]}`, db)].flat());
     } finally {
       await db.close();
     }

@@ -43,6 +43,7 @@ async function main() {
     {
       logger,
       sql: runtime.db.sql,
+      reads: runtime.db.reads,
       database,
       cache,
       watch,

@@ -8,6 +8,8 @@ export type Tx = postgres.TransactionSql;
 
 export type Database = {
   sql: Sql;
+  /** The pool public reads use (`readOptions`); the same pool as `sql` on the embedded database. */
+  reads: Sql;
   /** "postgres" for DATABASE_URL, "embedded" when this process serves PGlite, "embedded-client" when another does. */
   kind: "postgres" | "embedded" | "embedded-client";
   /** Rejects when the database goes for good under this process (an embedded server that ended); else never settles. */
@@ -32,12 +34,36 @@ export const connectionOptions = {
   connection: { plan_cache_mode: "force_custom_plan", statement_timeout: STATEMENT_TIMEOUT_MS },
 };
 
+/**
+ * The read pool's sessions keep one generic plan per statement: a read's plan shape does not
+ * depend on its values (keys, keysets, limits), and planning a fixture page's five-table join
+ * on every execution cost three times running it. A generic plan made while a table was small
+ * is made again when autovacuum analyses the grown table (that invalidates cached plans).
+ * Without JIT: a page whose estimate crosses `jit_above_cost` spent 20 ms compiling to save
+ * nothing (a page of fixtures took 22 ms instead of 1). The embedded database has one session
+ * for every connection and ignores these settings: it plans as Postgres does by default.
+ */
+export const readOptions = {
+  ...connectionOptions,
+  connection: { ...connectionOptions.connection, plan_cache_mode: "force_generic_plan", jit: "off" },
+};
+
 /** Connects to DATABASE_URL, or to the embedded database under DATA_DIR, and brings its schema up to date. */
 export async function openDatabase(settings: Pick<Settings, "databaseUrl" | "dataDir">): Promise<Database> {
   if (settings.databaseUrl) {
     const sql = postgres(settings.databaseUrl, { ...connectionOptions, max: 10 });
     await migrate(sql);
-    return { sql, kind: "postgres", lost: NEVER_LOST, gone: () => undefined, close: () => sql.end() };
+    const reads = postgres(settings.databaseUrl, { ...readOptions, max: 10 });
+    return {
+      sql,
+      reads,
+      kind: "postgres",
+      lost: NEVER_LOST,
+      gone: () => undefined,
+      close: async () => {
+        await Promise.all([sql.end(), reads.end()]);
+      },
+    };
   }
   const embedded = await openEmbedded(settings.dataDir);
   // One backend serves every connection in turn, so a large pool only queues.
@@ -52,6 +78,7 @@ export async function openDatabase(settings: Pick<Settings, "databaseUrl" | "dat
   await migrate(sql);
   return {
     sql,
+    reads: sql,
     kind: embedded.owned ? "embedded" : "embedded-client",
     lost: embedded.lost,
     gone: embedded.gone,

@@ -33,6 +33,8 @@ export type AppDependencies = {
    * only where the app is built for its OpenAPI document alone (`cricket openapi`).
    */
   sql?: Sql;
+  /** The pool reads of the read models use (`Database.reads`); `sql` when not given. */
+  reads?: Sql;
   /**
    * Whether the database answers (main.ts probes it): while it does not, requests are
    * refused at once with 503 instead of waiting on it. Without one, requests find out alone.

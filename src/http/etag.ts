@@ -38,8 +38,8 @@ export function versionedJson<T extends object>(
   body: T,
   headers: Record<string, string> = {},
 ) {
-  const etag = versionedEtag(version, JSON.stringify(body));
-  return notModified(c, etag) ?? c.json(body, 200, { ...headers, ...headersFor(etag) });
+  const json = JSON.stringify(body);
+  return taggedFile(c, versionedEtag(version, json), json, { "Content-Type": "application/json", ...headers });
 }
 
 /** The same for a file body (CSV, JSON exports) with its own headers. */

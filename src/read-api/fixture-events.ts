@@ -8,7 +8,6 @@ import { cursorParam, INTEGER_MAX, keysetPage, limitParam, paginationSchema } fr
 import { eventFilters } from "./event-filters.js";
 import { pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findEvent, listEvents } from "./queries/events.js";
-import { fixtureVersion } from "./queries/fixtures.js";
 import { eventSchema } from "./schemas/event.js";
 import { etagHeader, fixtureVersionField, ifNoneMatchParameter, notModifiedResponse } from "./versioned.js";
 
@@ -85,22 +84,25 @@ export function registerFixtureEvents(app: Router, deps: AppDependencies) {
   openapiCanonicalRead(app, deps, listRoute, READ_FROM.fixtures, async (c) => {
     const { fixtureId } = c.req.valid("param");
     const { limit, cursor, ...filters } = c.req.valid("query");
-    const version = await fixtureVersion(sql(), fixtureId);
-    if (version === undefined) throw notFound("fixture");
+    let version: number | undefined;
     const page = await keysetPage({
       scope: { operation: "listFixtureEvents", inputs: { fixtureId, ...filters } },
       limit,
       cursor,
       key: eventKey,
-      fetch: (after, take) => listEvents(sql(), fixtureId, filters, after, take),
+      fetch: async (after, take) => {
+        const found = await listEvents(sql(), fixtureId, filters, after, take);
+        version = found.version;
+        return found.events;
+      },
     });
+    if (version === undefined) throw notFound("fixture");
     return versionedJson(c, version, { ...page, fixtureVersion: version });
   });
   openapiCanonicalRead(app, deps, detailRoute, READ_FROM.fixtures, async (c) => {
     const { fixtureId, eventId } = c.req.valid("param");
-    const version = await fixtureVersion(sql(), fixtureId);
+    const { version, event } = await findEvent(sql(), fixtureId, eventId);
     if (version === undefined) throw notFound("fixture");
-    const event = await findEvent(sql(), fixtureId, eventId);
     if (!event) throw notFound("event");
     return versionedJson(c, version, { data: event, fixtureVersion: version });
   });

@@ -4,12 +4,13 @@ import type { AppDependencies } from "../http/app.js";
 
 /** Parameters and helpers every public read shares. */
 
-/** The read-model database, or a plain error (500) in an app built only for its OpenAPI document. */
+/** The read-model database (its read pool when the app has one), or a plain error (500) in an app built only for its OpenAPI document. */
 export const readModels =
   (deps: AppDependencies): (() => Sql) =>
   () => {
-    if (!deps.sql) throw new Error("this app was created without a database");
-    return deps.sql;
+    const sql = deps.reads ?? deps.sql;
+    if (!sql) throw new Error("this app was created without a database");
+    return sql;
   };
 
 /**

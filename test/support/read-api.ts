@@ -19,7 +19,7 @@ export async function openReadApi(limits?: AppDependencies["limits"]): Promise<R
   const db = await openTestDatabase();
   const world = new CricketWorld(db.sql);
   await world.catchUp(); // creates every read model (and its public views) before the first request
-  const { app } = testApp(undefined, { sql: db.sql, ...(limits ? { limits } : {}) });
+  const { app } = testApp(undefined, { sql: db.sql, reads: db.reads, ...(limits ? { limits } : {}) });
   return { db, world, api: contractClient(app), app, close: () => db.close() };
 }
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
-import { connectionOptions, type Sql } from "../../src/db/database.js";
+import { connectionOptions, readOptions, type Sql } from "../../src/db/database.js";
 import { migrate } from "../../src/db/migrations.js";
 import { PGliteMultiplexer } from "../../src/db/pglite-multiplexer.js";
 
@@ -12,6 +12,8 @@ import { PGliteMultiplexer } from "../../src/db/pglite-multiplexer.js";
 export type ScratchDatabase = {
   backend: "pglite" | "postgres";
   sql: Sql;
+  /** The pool public reads use, as `Database.reads`: generic plans on Postgres, `sql` itself on PGlite. */
+  reads: Sql;
   /** A connection URL other processes can use to reach the same database. */
   url: string;
   close(): Promise<void>;
@@ -32,6 +34,7 @@ export async function pgliteDatabase({ onDisk = false } = {}): Promise<ScratchDa
   return {
     backend: "pglite",
     sql,
+    reads: sql,
     url,
     async close() {
       await sql.end();
@@ -51,12 +54,14 @@ export async function postgresDatabase(serverUrl: string): Promise<ScratchDataba
   url.pathname = `/${name}`;
   const sql = postgres(url.toString(), { ...connectionOptions, max: 10 });
   await migrate(sql);
+  const reads = postgres(url.toString(), { ...readOptions, max: 10 });
   return {
     backend: "postgres",
     sql,
+    reads,
     url: url.toString(),
     async close() {
-      await sql.end();
+      await Promise.all([sql.end(), reads.end()]);
       await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end();
     },

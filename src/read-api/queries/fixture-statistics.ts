@@ -7,6 +7,7 @@ import type {
   InningsStatistic,
   ResultStatistic,
 } from "../schemas/fixture-statistics.js";
+import { type SquadMember, squadMembers } from "./fixtures.js";
 
 /**
  * A fixture's statistics as the `statistics` projector stored them (`fixture_statistics`),
@@ -49,17 +50,13 @@ export async function loadFixtureStatistics(sql: Sql, fixtureId: string): Promis
   if (!row) return undefined;
   const versions = { version: row.version, sourceRevision: row.source_revision };
   if (!row.statistics) return { ...versions, document: null };
-  const squad = await sql<{ competitor_id: string; participant_id: string; name: string | null }[]>`
-    select m.competitor_id, m.participant_id, p.name
-    from squad_member m left join participant p on p.participant_id = m.participant_id
-    where m.fixture_id = ${fixtureId} order by m.competitor_id, m.position`;
-  return { ...versions, document: toDocument(row.statistics, row.competitors, squad) };
+  return { ...versions, document: toDocument(row.statistics, row.competitors, await squadMembers(sql, fixtureId)) };
 }
 
 function toDocument(
   stored: FixtureStatistics,
   competitors: readonly CompetitorRef[],
-  squad: readonly { competitor_id: string; participant_id: string; name: string | null }[],
+  squad: readonly SquadMember[],
 ): FixtureStatisticsDocument {
   const competitor = (id: string | null): CompetitorRef | null =>
     id === null ? null : { competitorId: id, name: competitors.find((c) => c.competitorId === id)?.name ?? null };

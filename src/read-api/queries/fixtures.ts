@@ -2,7 +2,6 @@ import { fixtureStream } from "../../../streams/fixture.js";
 import type { Sql } from "../../db/database.js";
 import type { Direction, Keyed } from "../../http/pagination.js";
 import type { Fixture, FixtureDetail, InningsSummary, ParticipantFixture } from "../schemas/fixture.js";
-import { participantNames } from "./reference.js";
 
 /** Fixtures in start-date order, then id (the `fixture_by_*` indexes serve each filter). */
 export type FixtureKey = [startDate: string, fixtureId: string];
@@ -51,10 +50,13 @@ type FixtureRow = {
     playerOfMatchIds: string[];
   } | null;
   source: { sourceId: string; revision: number } | null;
+  /** The fixture's innings in order (JSON built by the query). */
+  innings: InningsRow[];
+  /** Names of the players of the match, by id (those the reference data has). */
+  players_of_match: Record<string, string> | null;
 };
 
 type InningsRow = {
-  fixture_id: string;
   innings_id: string;
   ordinal: number;
   batting_competitor_id: string;
@@ -74,7 +76,14 @@ const columns = (sql: Sql) => sql`
   f.competition_id, c.name as competition_name, f.season_id, s.label as season_label, s.name as season_name,
   f.venue_id, v.name as venue_name, v.city as venue_city, v.latitude as venue_latitude, v.longitude as venue_longitude,
   f.competitors, f.start_date::text, f.end_date::text, f.match_type, f.team_type, f.gender, f.balls_per_over,
-  f.overs_per_innings, f.stage, f.match_number, f.toss, f.outcome, f.source`;
+  f.overs_per_innings, f.stage, f.match_number, f.toss, f.outcome, f.source,
+  coalesce((
+    select json_agg(i order by i.ordinal, i.innings_id) from (
+      select innings_id, ordinal, batting_competitor_id, bowling_competitor_id, super_over, target,
+             declared, forfeited, runs, wickets, legal_balls, deliveries
+      from innings where innings.fixture_id = f.fixture_id) i), '[]') as innings,
+  (select json_object_agg(pom.id, (select name from participant where participant_id = pom.id))
+   from jsonb_array_elements_text(f.outcome -> 'playerOfMatchIds') pom (id)) as players_of_match`;
 
 const joins = (sql: Sql) => sql`
   left join competition c on c.competition_id = f.competition_id
@@ -107,8 +116,9 @@ export async function listFixtures(sql: Sql, q: FixtureFilters, page: Page<Fixtu
     select ${columns(sql)} from fixture f ${joins(sql)}
     where true ${filters(sql, q)} ${after}
     order by ${order} limit ${page.take}`;
-  const fixtures = await withInnings(sql, rows);
-  return fixtures.map((item): Keyed<Fixture, FixtureKey> => ({ item, key: [item.startDate, item.fixtureId] }));
+  return rows.map(
+    (row): Keyed<Fixture, FixtureKey> => ({ item: fixtureOf(row), key: [row.start_date, row.fixture_id] }),
+  );
 }
 
 /** Fixtures a participant was named in a squad for, or appears in a delivery of. */
@@ -131,9 +141,8 @@ export async function listParticipantFixtures(sql: Sql, participantId: string, p
     ${joins(sql)}
     where true ${after}
     order by ${order} limit ${page.take}`;
-  const fixtures = await withInnings(sql, rows);
-  return fixtures.map((fixture, i): Keyed<ParticipantFixture, FixtureKey> => {
-    const row = rows[i] as (typeof rows)[number];
+  return rows.map((row): Keyed<ParticipantFixture, FixtureKey> => {
+    const fixture = fixtureOf(row);
     const squad = row.squad_competitor_id;
     return {
       item: {
@@ -152,13 +161,10 @@ export async function listParticipantFixtures(sql: Sql, participantId: string, p
 export async function findFixture(sql: Sql, fixtureId: string): Promise<FixtureDetail | undefined> {
   const rows = await sql<FixtureRow[]>`
     select ${columns(sql)} from fixture f ${joins(sql)} where f.fixture_id = ${fixtureId}`;
-  const [fixture] = await withInnings(sql, rows);
   const row = rows[0];
-  if (!fixture || !row) return undefined;
-  const members = await sql<{ competitor_id: string; participant_id: string; name: string | null }[]>`
-    select m.competitor_id, m.participant_id, p.name
-    from squad_member m left join participant p on p.participant_id = m.participant_id
-    where m.fixture_id = ${fixtureId} order by m.competitor_id, m.position`;
+  if (!row) return undefined;
+  const fixture = fixtureOf(row);
+  const members = await squadMembers(sql, fixtureId);
   const squadOf = (competitorId: string) =>
     members
       .filter((m) => m.competitor_id === competitorId)
@@ -168,6 +174,18 @@ export async function findFixture(sql: Sql, fixtureId: string): Promise<FixtureD
   named.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
   return { ...fixture, squads: named.map((id) => ({ competitor: competitorIn(row, id), participants: squadOf(id) })) };
 }
+
+export type SquadMember = { competitor_id: string; participant_id: string; name: string | null };
+
+/**
+ * The fixture's squads as named, with each member's name. A name is looked up by key for
+ * each member: a hash join read every participant to name twenty-two.
+ */
+export const squadMembers = (sql: Sql, fixtureId: string) => sql<SquadMember[]>`
+  select m.competitor_id, m.participant_id,
+         (select p.name from participant p where p.participant_id = m.participant_id) as name
+  from squad_member m
+  where m.fixture_id = ${fixtureId} order by m.competitor_id, m.position`;
 
 /** The fixture's current version, or undefined when there is no such fixture. */
 export async function fixtureVersion(sql: Sql, fixtureId: string): Promise<number | undefined> {
@@ -195,77 +213,64 @@ const competitorIn = (row: FixtureRow, competitorId: string) => ({
 const overs = (legalBalls: number, ballsPerOver: number) =>
   `${Math.floor(legalBalls / ballsPerOver)}.${legalBalls % ballsPerOver}`;
 
-/** The fixtures of the rows, in order, with their innings and the names of players of the match. */
-async function withInnings(sql: Sql, rows: readonly FixtureRow[]): Promise<Fixture[]> {
-  if (rows.length === 0) return [];
-  const innings = await sql<InningsRow[]>`
-    select fixture_id, innings_id, ordinal, batting_competitor_id, bowling_competitor_id, super_over, target,
-           declared, forfeited, runs, wickets, legal_balls, deliveries
-    from innings where fixture_id = any(${rows.map((r) => r.fixture_id)})
-    order by fixture_id, ordinal, innings_id`;
-  const names = await participantNames(
-    sql,
-    rows.flatMap((r) => r.outcome?.playerOfMatchIds ?? []),
+/** The fixture a row holds, with its innings and the names of players of the match. */
+function fixtureOf(r: FixtureRow): Fixture {
+  const names = r.players_of_match ?? {};
+  const inningsOf = r.innings.map(
+    (i): InningsSummary => ({
+      inningsId: i.innings_id,
+      ordinal: i.ordinal,
+      battingCompetitor: competitorIn(r, i.batting_competitor_id),
+      bowlingCompetitor: competitorIn(r, i.bowling_competitor_id),
+      superOver: i.super_over,
+      declared: i.declared,
+      forfeited: i.forfeited,
+      target: i.target,
+      runs: i.runs,
+      wickets: i.wickets,
+      legalBalls: i.legal_balls,
+      overs: overs(i.legal_balls, r.balls_per_over),
+      deliveryCount: i.deliveries,
+    }),
   );
-  return rows.map((r) => {
-    const inningsOf = innings
-      .filter((i) => i.fixture_id === r.fixture_id)
-      .map(
-        (i): InningsSummary => ({
-          inningsId: i.innings_id,
-          ordinal: i.ordinal,
-          battingCompetitor: competitorIn(r, i.batting_competitor_id),
-          bowlingCompetitor: competitorIn(r, i.bowling_competitor_id),
-          superOver: i.super_over,
-          declared: i.declared,
-          forfeited: i.forfeited,
-          target: i.target,
-          runs: i.runs,
-          wickets: i.wickets,
-          legalBalls: i.legal_balls,
-          overs: overs(i.legal_balls, r.balls_per_over),
-          deliveryCount: i.deliveries,
-        }),
-      );
-    const o = r.outcome;
-    return {
-      fixtureId: r.fixture_id,
-      version: r.version,
-      competition: { competitionId: r.competition_id, name: r.competition_name },
-      season: { seasonId: r.season_id, label: r.season_label, name: r.season_name },
-      venue: r.venue_id
-        ? {
-            venueId: r.venue_id,
-            name: r.venue_name,
-            city: r.venue_city,
-            latitude: r.venue_latitude,
-            longitude: r.venue_longitude,
-          }
-        : null,
-      competitors: r.competitors.map((c) => ({ competitorId: c.competitorId, name: c.name })),
-      startDate: r.start_date,
-      endDate: r.end_date,
-      matchType: r.match_type,
-      teamType: r.team_type,
-      gender: r.gender,
-      ballsPerOver: r.balls_per_over,
-      oversPerInnings: r.overs_per_innings,
-      stage: r.stage,
-      matchNumber: r.match_number,
-      toss: r.toss ? { winner: competitorIn(r, r.toss.winnerId), decision: r.toss.decision } : null,
-      outcome: o
-        ? {
-            result: o.result,
-            winner: o.winnerId ? competitorIn(r, o.winnerId) : null,
-            by: o.by,
-            method: o.method,
-            tieBreak: o.tieBreak,
-            tieBreakWinner: o.tieBreakWinnerId ? competitorIn(r, o.tieBreakWinnerId) : null,
-            playersOfMatch: o.playerOfMatchIds.map((id) => ({ participantId: id, name: names.get(id) ?? null })),
-          }
-        : null,
-      innings: inningsOf,
-      source: r.source ? { sourceId: r.source.sourceId, revision: r.source.revision } : null,
-    };
-  });
+  const o = r.outcome;
+  return {
+    fixtureId: r.fixture_id,
+    version: r.version,
+    competition: { competitionId: r.competition_id, name: r.competition_name },
+    season: { seasonId: r.season_id, label: r.season_label, name: r.season_name },
+    venue: r.venue_id
+      ? {
+          venueId: r.venue_id,
+          name: r.venue_name,
+          city: r.venue_city,
+          latitude: r.venue_latitude,
+          longitude: r.venue_longitude,
+        }
+      : null,
+    competitors: r.competitors.map((c) => ({ competitorId: c.competitorId, name: c.name })),
+    startDate: r.start_date,
+    endDate: r.end_date,
+    matchType: r.match_type,
+    teamType: r.team_type,
+    gender: r.gender,
+    ballsPerOver: r.balls_per_over,
+    oversPerInnings: r.overs_per_innings,
+    stage: r.stage,
+    matchNumber: r.match_number,
+    toss: r.toss ? { winner: competitorIn(r, r.toss.winnerId), decision: r.toss.decision } : null,
+    outcome: o
+      ? {
+          result: o.result,
+          winner: o.winnerId ? competitorIn(r, o.winnerId) : null,
+          by: o.by,
+          method: o.method,
+          tieBreak: o.tieBreak,
+          tieBreakWinner: o.tieBreakWinnerId ? competitorIn(r, o.tieBreakWinnerId) : null,
+          playersOfMatch: o.playerOfMatchIds.map((id) => ({ participantId: id, name: names[id] ?? null })),
+        }
+      : null,
+    innings: inningsOf,
+    source: r.source ? { sourceId: r.source.sourceId, revision: r.source.revision } : null,
+  };
 }
