@@ -14,6 +14,7 @@ import { redisWindowCounter } from "../src/limits/redis.js";
 import { projectors } from "../src/projections/registry.js";
 import { ProjectionRunner } from "../src/projections/runner.js";
 import { ReadModelWatch } from "../src/projections/watch.js";
+import type { ScratchDatabase } from "../test/support/scratch-databases.js";
 import { unlimitedConsumer } from "./access.js";
 import { type Load, listen, load, loadCounting, withLatency } from "./http.js";
 import { log, measurement, median, onEachDatabase, pairedRatio, type Result } from "./support.js";
@@ -34,7 +35,7 @@ const EXPORTERS = 10;
  */
 export const exportsBenchmark = (): Promise<Result[]> => onEachDatabase(measureExports);
 
-async function measureExports(sql: Sql, backend: string): Promise<Result[]> {
+async function measureExports(sql: Sql, backend: string, { reads }: ScratchDatabase): Promise<Result[]> {
   const store = new PostgresEventStore(sql);
   const files = readdirSync(TESTS).filter((name) => name.endsWith(".json"));
   log(`exports: ${backend}: importing ${files.length} Tests`);
@@ -50,7 +51,7 @@ async function measureExports(sql: Sql, backend: string): Promise<Result[]> {
     ? redisWindowCounter(process.env.REDIS_URL, { prefix: `bench:${randomBytes(6).toString("hex")}` })
     : memoryWindowCounter();
   const app = createApp(
-    { logger: createLogger("silent"), sql, cache: memoryCache(), watch, secret, rateLimits: counter },
+    { logger: createLogger("silent"), sql, reads, cache: memoryCache(), watch, secret, rateLimits: counter },
     apiRoutes,
   );
   const server = await listen(app.fetch, "");

@@ -9,6 +9,7 @@ import { importCricsheet } from "../src/ingest/cricsheet/import.js";
 import { projectors } from "../src/projections/registry.js";
 import { ProjectionRunner } from "../src/projections/runner.js";
 import { ReadModelWatch } from "../src/projections/watch.js";
+import type { ScratchDatabase } from "../test/support/scratch-databases.js";
 import { againstHealth, listen } from "./http.js";
 import { log, measurement, onEachDatabase, pairedRatio, type Result, seconds } from "./support.js";
 
@@ -25,7 +26,7 @@ const REBUILDS = Number(process.env.BENCH_REBUILDS ?? 2);
  */
 export const statisticsReadsBenchmark = (): Promise<Result[]> => onEachDatabase(measureReads);
 
-async function measureReads(sql: Sql, backend: string): Promise<Result[]> {
+async function measureReads(sql: Sql, backend: string, { reads }: ScratchDatabase): Promise<Result[]> {
   log(`statistics reads: ${backend}: importing IPL 2016`);
   const store = new PostgresEventStore(sql);
   await importCricsheet(store, SEASON);
@@ -38,9 +39,9 @@ async function measureReads(sql: Sql, backend: string): Promise<Result[]> {
   const [fixture] = await sql<{ fixture_id: string; season_id: string }[]>`
     select fixture_id, season_id from fixture order by start_date limit 1`;
   const logger = createLogger("silent");
-  const cached = await listen(createApp({ logger, sql, cache: memoryCache(), watch }, apiRoutes).fetch, "");
+  const cached = await listen(createApp({ logger, sql, reads, cache: memoryCache(), watch }, apiRoutes).fetch, "");
   const cold = await listen(
-    createApp({ logger, sql, cache: memoryCache({ maxEntries: 0 }), watch }, apiRoutes).fetch,
+    createApp({ logger, sql, reads, cache: memoryCache({ maxEntries: 0 }), watch }, apiRoutes).fetch,
     "",
   );
   const statisticsPath = `/api/v1/fixtures/${fixture?.fixture_id}/statistics`;

@@ -7,7 +7,7 @@ import type {
   InningsStatistic,
   ResultStatistic,
 } from "../schemas/fixture-statistics.js";
-import { type SquadMember, squadMembers } from "./fixtures.js";
+import { type SquadMember, squadOf } from "./fixtures.js";
 
 /**
  * A fixture's statistics as the `statistics` projector stored them (`fixture_statistics`),
@@ -40,9 +40,11 @@ export async function loadFixtureStatistics(sql: Sql, fixtureId: string): Promis
       source_revision: number | null;
       competitors: CompetitorRef[];
       statistics: FixtureStatistics | null;
+      squad: SquadMember[];
     }[]
   >`
-    select coalesce(sv.revision, 0)::int as version, fs.source_revision, f.competitors, fs.statistics
+    select coalesce(sv.revision, 0)::int as version, fs.source_revision, f.competitors, fs.statistics,
+           ${squadOf(sql, sql`f.fixture_id`)} as squad
     from fixture f
     left join stream_version sv on sv.stream_id = 'fixture-' || f.fixture_id
     left join fixture_statistics fs on fs.fixture_id = f.fixture_id
@@ -50,7 +52,7 @@ export async function loadFixtureStatistics(sql: Sql, fixtureId: string): Promis
   if (!row) return undefined;
   const versions = { version: row.version, sourceRevision: row.source_revision };
   if (!row.statistics) return { ...versions, document: null };
-  return { ...versions, document: toDocument(row.statistics, row.competitors, await squadMembers(sql, fixtureId)) };
+  return { ...versions, document: toDocument(row.statistics, row.competitors, row.squad) };
 }
 
 function toDocument(

@@ -159,33 +159,36 @@ export async function listParticipantFixtures(sql: Sql, participantId: string, p
 }
 
 export async function findFixture(sql: Sql, fixtureId: string): Promise<FixtureDetail | undefined> {
-  const rows = await sql<FixtureRow[]>`
-    select ${columns(sql)} from fixture f ${joins(sql)} where f.fixture_id = ${fixtureId}`;
-  const row = rows[0];
+  const [row] = await sql<(FixtureRow & { squad: SquadMember[] })[]>`
+    select ${columns(sql)}, ${squadOf(sql, sql`f.fixture_id`)} as squad
+    from fixture f ${joins(sql)} where f.fixture_id = ${fixtureId}`;
   if (!row) return undefined;
-  const fixture = fixtureOf(row);
-  const members = await squadMembers(sql, fixtureId);
-  const squadOf = (competitorId: string) =>
-    members
+  const membersOf = (competitorId: string) =>
+    row.squad
       .filter((m) => m.competitor_id === competitorId)
       .map((m) => ({ participantId: m.participant_id, name: m.name }));
-  const named = [...new Set(members.map((m) => m.competitor_id))];
+  const named = [...new Set(row.squad.map((m) => m.competitor_id))];
   const order = row.competitors.map((c) => c.competitorId);
   named.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
-  return { ...fixture, squads: named.map((id) => ({ competitor: competitorIn(row, id), participants: squadOf(id) })) };
+  return {
+    ...fixtureOf(row),
+    squads: named.map((id) => ({ competitor: competitorIn(row, id), participants: membersOf(id) })),
+  };
 }
 
 export type SquadMember = { competitor_id: string; participant_id: string; name: string | null };
 
 /**
- * The fixture's squads as named, with each member's name. A name is looked up by key for
- * each member: a hash join read every participant to name twenty-two.
+ * The squads of the fixture `fixtureId` names, as named, with each member's name: a JSON
+ * array of `SquadMember` for a select list. A name is looked up by key for each member (a
+ * hash join read every participant to name twenty-two).
  */
-export const squadMembers = (sql: Sql, fixtureId: string) => sql<SquadMember[]>`
-  select m.competitor_id, m.participant_id,
-         (select p.name from participant p where p.participant_id = m.participant_id) as name
-  from squad_member m
-  where m.fixture_id = ${fixtureId} order by m.competitor_id, m.position`;
+export const squadOf = (sql: Sql, fixtureId: ReturnType<Sql>) => sql`
+  coalesce((
+    select json_agg(m order by m.competitor_id, m.position) from (
+      select s.competitor_id, s.participant_id, s.position,
+             (select p.name from participant p where p.participant_id = s.participant_id) as name
+      from squad_member s where s.fixture_id = ${fixtureId}) m), '[]')`;
 
 /** The fixture's current version, or undefined when there is no such fixture. */
 export async function fixtureVersion(sql: Sql, fixtureId: string): Promise<number | undefined> {
