@@ -35,7 +35,11 @@ export function keptAnswers(deps: AppDependencies, projectors: readonly string[]
     if (version === undefined) return next();
     const url = c.req.url;
     const key = `${url.slice(url.indexOf("/", url.indexOf("//") + 2))}@${version}`;
-    const kept = await answers.get(key);
+    // Keeping answers only saves work: a store that fails is read around, never a failed read.
+    const kept = await answers.get(key).catch((err) => {
+      deps.logger.warn({ err, key }, "reading a kept answer failed; reading the read models");
+      return undefined;
+    });
     if (kept !== undefined) {
       const split = kept.indexOf("\n"); // JSON text never holds a raw newline
       const headers = JSON.parse(kept.slice(0, split)) as Record<string, string>;
@@ -56,8 +60,10 @@ export function keptAnswers(deps: AppDependencies, projectors: readonly string[]
       if (value !== null) headers[name] = value;
     }
     const keep = keptOnTheWay(async (body) => {
-      if (watch.version(projectors) === version)
-        await answers.set(key, `${JSON.stringify(headers)}\n${body}`, TTL_SECONDS);
+      if (watch.version(projectors) !== version) return;
+      await answers
+        .set(key, `${JSON.stringify(headers)}\n${body}`, TTL_SECONDS)
+        .catch((err) => deps.logger.warn({ err, key }, "keeping an answer failed; it was sent"));
     });
     c.res = new Response(c.res.body?.pipeThrough(keep) ?? "", { status: 200, headers: c.res.headers });
   };

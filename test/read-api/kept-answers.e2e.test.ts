@@ -120,6 +120,29 @@ describe("kept answers", () => {
     expect((await limited.get("/api/v1/competitions")).status).toBe(429);
   });
 
+  it("never fail a read when their store fails: the answer is read and sent, the failure logged", async () => {
+    const failing = {
+      kind: "redis" as const,
+      get: () => Promise.reject(new Error("store down")),
+      set: () => Promise.reject(new Error("store down")),
+      close: () => Promise.resolve(),
+    };
+    const { app, logs } = testApp(undefined, { sql: db.sql, watch, answers: failing });
+    const league = aCompetition({ name: "Delta League" });
+    await world.given(league);
+    for (let i = 0; i < 2; i++) {
+      const res = await app.request(`/api/v1/competitions/${league.id}`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain("Delta League");
+    }
+    await new Promise((settled) => setImmediate(settled)); // the copy is offered to the store once the body is sent
+    const warnings = logs()
+      .filter((line) => line.level === 40)
+      .map((line) => line.msg);
+    expect(warnings).toContain("reading a kept answer failed; reading the read models");
+    expect(warnings).toContain("keeping an answer failed; it was sent");
+  });
+
   it("are not kept without a watch: nothing could tell when they go stale", async () => {
     const unwatched = contractClient(testApp(undefined, { sql: db.sql }).app);
     const league = aCompetition({ name: "Gamma League" });
