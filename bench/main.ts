@@ -11,6 +11,7 @@ import { poolBenchmark } from "./pool.js";
 import { projectionBenchmark } from "./projection.js";
 import { provenanceBenchmark } from "./provenance.js";
 import { readsBenchmark } from "./reads.js";
+import { scaleBenchmark } from "./scale.js";
 import { statisticsReadsBenchmark, statisticsRebuildBenchmark } from "./statistics.js";
 import { submissionsBenchmark } from "./submissions.js";
 import { log, type Measurement, postgresUrl, type Result } from "./support.js";
@@ -22,6 +23,7 @@ const benchmarks: Record<string, () => Promise<Result[]>> = {
   import: importBenchmark,
   "import-e2e": importE2eBenchmark,
   reads: readsBenchmark,
+  scale: scaleBenchmark,
   exports: exportsBenchmark,
   "statistics-reads": statisticsReadsBenchmark,
   "statistics-rebuild": statisticsRebuildBenchmark,

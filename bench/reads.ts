@@ -86,7 +86,7 @@ type Read = { label: string; path: string };
  * Each public GET with real ids: a 2016 fixture, its first event and a statistic, the
  * season's leading run scorer (V Kohli), a team; each read once, so a wrong id fails here.
  */
-async function publicReads(server: string): Promise<Read[]> {
+export async function publicReads(server: string): Promise<Read[]> {
   const read = async (path: string): Promise<string> => {
     const response = await fetch(`${server}${path}`);
     const text = await response.text();

@@ -77,8 +77,10 @@ export async function onEachDatabase(
   // On disk, as the embedded default keeps its data.
   const openers = [{ name: "pglite", open: () => pgliteDatabase({ onDisk: true }) }];
   if (url) openers.push({ name: "postgres", open: () => postgresDatabase(url) });
+  // `BENCH_BACKENDS=postgres` (or `pglite`) runs a long benchmark on one backend only.
+  const only = process.env.BENCH_BACKENDS?.split(",");
   const results: Result[] = [];
-  for (const { name, open } of openers) {
+  for (const { name, open } of openers.filter((opener) => !only || only.includes(opener.name))) {
     const db = await open();
     try {
       const [version] = await db.sql<{ server_version: string }[]>`show server_version`;
