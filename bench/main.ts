@@ -58,14 +58,15 @@ const machine = {
   node: process.version,
   os: `${os.platform()} ${os.release()} ${os.arch()}`,
 };
-// A partial run (`npm run bench -- import`) replaces only its own rows of the recorded results.
+// A partial run (`npm run bench -- import`, or one backend) replaces only its own rows of the recorded results.
 const directory = new URL("./results/", import.meta.url);
 const recorded = new URL("latest.json", directory);
 const previous = await readFile(recorded, "utf8")
   .then((text) => JSON.parse(text) as { results?: (Result & { date?: string })[] })
   .catch(() => ({ results: [] }));
 const date = new Date().toISOString();
-const kept = (previous.results ?? []).filter((r) => !selected.includes(r.benchmark));
+const ran = new Set(results.map((r) => `${r.benchmark}\u001f${r.backend}`));
+const kept = (previous.results ?? []).filter((r) => !ran.has(`${r.benchmark}\u001f${r.backend}`));
 await mkdir(directory, { recursive: true });
 await writeFile(
   recorded,

@@ -46,20 +46,20 @@ async function measurePublicReads(sql: Sql, backend: string, { reads }: ScratchD
     "",
   );
   try {
-    const reads = (await publicReads(warm.url)).filter((read) => ONLY.test(read.label));
+    const paths = (await publicReads(warm.url)).filter((read) => ONLY.test(read.label));
     const health = `${warm.url}/api/v1/health`;
     const modes = [
       { mode: "warm", server: warm.url },
       { mode: "cold", server: cold.url },
     ];
-    for (const { server } of modes) for (const read of reads) await load(`${server}${read.path}`, 1);
+    for (const { server } of modes) for (const read of paths) await load(`${server}${read.path}`, 1);
     const healthRuns: Load[] = [];
     const runs = new Map<string, Load[]>();
     for (let cycle = 0; cycle < RUNS; cycle++) {
-      log(`reads: ${backend}: cycle ${cycle + 1} of ${RUNS}, ${reads.length * 2} reads`);
+      log(`reads: ${backend}: cycle ${cycle + 1} of ${RUNS}, ${paths.length * 2} reads`);
       healthRuns.push(await load(health, DURATION_S));
       for (const { mode, server } of modes)
-        for (const read of reads) {
+        for (const read of paths) {
           const label = `${read.label}, ${mode}`;
           runs.set(label, [...(runs.get(label) ?? []), await load(`${server}${read.path}`, DURATION_S)]);
         }

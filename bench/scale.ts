@@ -18,7 +18,7 @@ import { log, measurement, median, onEachDatabase, pairedRatio, type Result, sec
 
 /** The full IPL, or `BENCH_SCALE_DATA` (a directory of Cricsheet files holding IPL 2016) to try the benchmark out. */
 const IPL = process.env.BENCH_SCALE_DATA ?? fileURLToPath(new URL("../../shared/data/cricsheet/ipl", import.meta.url));
-const COPIES = Number(process.env.BENCH_SCALE_COPIES ?? 5);
+const COPIES = Math.max(2, Number(process.env.BENCH_SCALE_COPIES ?? 5));
 const RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 3);
 const DURATION_S = 2;
 
@@ -52,6 +52,7 @@ async function measureScale(sql: Sql, backend: string, { reads }: ScratchDatabas
         if (summary.failed.length > 0)
           throw new Error(`copy ${copy}: ${summary.failed.length} matches failed to import`);
         matches = summary.matches;
+        if (matches === 0) throw new Error(`copy ${copy}: no matches in ${source}`);
         await runner.catchUp(undefined, { timeoutMs: 60 * 60_000 });
       });
       perMatch.push(took / matches);

@@ -78,7 +78,9 @@ export async function onEachDatabase(
   const openers = [{ name: "pglite", open: () => pgliteDatabase({ onDisk: true }) }];
   if (url) openers.push({ name: "postgres", open: () => postgresDatabase(url) });
   // `BENCH_BACKENDS=postgres` (or `pglite`) runs a long benchmark on one backend only.
-  const only = process.env.BENCH_BACKENDS?.split(",");
+  const only = process.env.BENCH_BACKENDS?.split(",").map((name) => name.trim());
+  const unknown = only?.filter((name) => !openers.some((opener) => opener.name === name)) ?? [];
+  if (unknown.length > 0) throw new Error(`BENCH_BACKENDS: ${unknown.join(", ")} is not available here`);
   const results: Result[] = [];
   for (const { name, open } of openers.filter((opener) => !only || only.includes(opener.name))) {
     const db = await open();

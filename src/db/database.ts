@@ -8,7 +8,7 @@ export type Tx = postgres.TransactionSql;
 
 export type Database = {
   sql: Sql;
-  /** The pool public reads use (`readOptions`); the same pool as `sql` on the embedded database. */
+  /** The pool reads of the read models use (`readOptions`); the same pool as `sql` on the embedded database. */
   reads: Sql;
   /** "postgres" for DATABASE_URL, "embedded" when this process serves PGlite, "embedded-client" when another does. */
   kind: "postgres" | "embedded" | "embedded-client";
@@ -38,7 +38,8 @@ export const connectionOptions = {
  * The read pool's sessions keep one generic plan per statement: a read's plan shape does not
  * depend on its values (keys, keysets, limits), and planning a fixture page's five-table join
  * on every execution cost three times running it. A generic plan made while a table was small
- * is made again when autovacuum analyses the grown table (that invalidates cached plans).
+ * is made again once the grown table is analysed (autovacuum's analyse, or an ANALYZE after
+ * a bulk load, invalidates the cached plans that use it).
  * Without JIT: a page whose estimate crosses `jit_above_cost` spent 20 ms compiling to save
  * nothing (a page of fixtures took 22 ms instead of 1). The embedded database has one session
  * for every connection and ignores these settings: it plans as Postgres does by default.

@@ -8,6 +8,7 @@ import { cursorParam, INTEGER_MAX, keysetPage, limitParam, paginationSchema } fr
 import { eventFilters } from "./event-filters.js";
 import { pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findEvent, listEvents } from "./queries/events.js";
+import { fixtureVersion } from "./queries/fixtures.js";
 import { eventSchema } from "./schemas/event.js";
 import { etagHeader, fixtureVersionField, ifNoneMatchParameter, notModifiedResponse } from "./versioned.js";
 
@@ -95,6 +96,10 @@ export function registerFixtureEvents(app: Router, deps: AppDependencies) {
         version = found.version;
         return found.events;
       },
+    }).catch(async (refused) => {
+      // A cursor is refused before the page is read; a fixture that does not exist is still a 404.
+      if ((await fixtureVersion(sql(), fixtureId)) === undefined) throw notFound("fixture");
+      throw refused;
     });
     if (version === undefined) throw notFound("fixture");
     return versionedJson(c, version, { ...page, fixtureVersion: version });

@@ -151,6 +151,8 @@ describe("GET /api/v1/fixtures/{fixtureId}/events", () => {
 
   it("answers unknown fixtures and events with 404", async () => {
     expect((await r.api.get("/api/v1/fixtures/no-such-fixture/events")).status).toBe(404);
+    // A cursor no fixture could have made does not hide that the fixture is unknown.
+    expect((await r.api.get("/api/v1/fixtures/no-such-fixture/events?cursor=made-up")).status).toBe(404);
     const event = fixture.deliveries[0] as BuiltDelivery;
     for (const path of [
       `/api/v1/fixtures/no-such-fixture/events/${event.eventId}`,

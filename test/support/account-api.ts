@@ -108,6 +108,8 @@ export async function openAccountApi({
   /** What every app built here runs on (the logger aside): this database, store, runner and provider. */
   const depsWith = (admin: boolean, more: Partial<AppDependencies> = {}) => ({
     sql: db.sql,
+    // The read pool of this database, unless the app is given another one to run on.
+    ...(more.sql ? {} : { reads: db.reads }),
     store: world.store,
     projections: world.runner,
     identity: admin ? { verifier, providerAdmin } : { verifier },

@@ -12,7 +12,7 @@ import { PGliteMultiplexer } from "../../src/db/pglite-multiplexer.js";
 export type ScratchDatabase = {
   backend: "pglite" | "postgres";
   sql: Sql;
-  /** The pool public reads use, as `Database.reads`: generic plans on Postgres, `sql` itself on PGlite. */
+  /** The pool reads of the read models use, as `Database.reads`: generic plans on Postgres, `sql` itself on PGlite. */
   reads: Sql;
   /** A connection URL other processes can use to reach the same database. */
   url: string;

@@ -39,7 +39,7 @@ export async function openSubmissionApi(options: Parameters<typeof openAccountAp
     return fixture;
   }
 
-  const publicReads = contractClient(testApp(undefined, { sql: api.db.sql }).app);
+  const publicReads = contractClient(testApp(undefined, { sql: api.db.sql, reads: api.db.reads }).app);
   const submit = (body: unknown, token = admin.token) => api.api.post("/api/v1/submissions", body, { token });
 
   /** POST /submissions/uploads with one file in the multipart field `file`. */

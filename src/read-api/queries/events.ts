@@ -148,8 +148,8 @@ async function namedDeliveries(sql: Sql, fixtureId: string, selected: ReturnType
       (select coalesce(sv.revision, 0)::int from fixture f
          left join stream_version sv on sv.stream_id = 'fixture-' || f.fixture_id
        where f.fixture_id = ${fixtureId}) as version,
-      coalesce((select json_agg(picked order by innings_ordinal, sequence_number, event_id) from picked), '[]') as rows,
-      (select json_object_agg(id, (select name from participant where participant_id = id))
+      coalesce((select json_agg(picked order by innings_ordinal, sequence_number, event_id::uuid) from picked), '[]') as rows,
+      (select json_object_agg(shown.id, (select name from participant where participant_id = shown.id))
        from (select distinct unnest(participant_ids) as id from picked) shown) as names`;
   const { version, rows, names } = found as NonNullable<typeof found>;
   return { version: version ?? undefined, rows, names: new Map(Object.entries(names ?? {})) };
