@@ -59,9 +59,10 @@ export function keptAnswers(deps: AppDependencies, projectors: readonly string[]
       const value = c.res.headers.get(name);
       if (value !== null) headers[name] = value;
     }
-    const keep = keptOnTheWay(async (body) => {
+    const keep = keptOnTheWay((body) => {
       if (watch.version(projectors) !== version) return;
-      await answers
+      // Not awaited: a slow store must not hold the end of the answer it keeps.
+      void answers
         .set(key, `${JSON.stringify(headers)}\n${body}`, TTL_SECONDS)
         .catch((err) => deps.logger.warn({ err, key }, "keeping an answer failed; it was sent"));
     });
@@ -74,7 +75,7 @@ export function keptAnswers(deps: AppDependencies, projectors: readonly string[]
  * `MAX_ANSWER_BYTES`: a streamed export is never held whole, and a body that ends (it may
  * be broken off) is handed to `kept` once it is all sent.
  */
-function keptOnTheWay(kept: (body: string) => Promise<void>) {
+function keptOnTheWay(kept: (body: string) => void) {
   let chunks: Uint8Array[] | undefined = [];
   let bytes = 0;
   return new TransformStream<Uint8Array, Uint8Array>({
@@ -84,8 +85,8 @@ function keptOnTheWay(kept: (body: string) => Promise<void>) {
       chunks?.push(chunk);
       controller.enqueue(chunk);
     },
-    async flush() {
-      if (chunks) await kept(Buffer.concat(chunks).toString("utf8"));
+    flush() {
+      if (chunks) kept(Buffer.concat(chunks).toString("utf8"));
     },
   });
 }

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
-import { errorResponses, notFound } from "../http/errors.js";
+import { ApiError, errorResponses, notFound } from "../http/errors.js";
 import { versionedJson } from "../http/etag.js";
 import { cursorParam, INTEGER_MAX, keysetPage, limitParam, paginationSchema } from "../http/pagination.js";
 import { eventFilters } from "./event-filters.js";
@@ -98,7 +98,8 @@ export function registerFixtureEvents(app: Router, deps: AppDependencies) {
       },
     }).catch(async (refused) => {
       // A cursor is refused before the page is read; a fixture that does not exist is still a 404.
-      if ((await fixtureVersion(sql(), fixtureId)) === undefined) throw notFound("fixture");
+      if (refused instanceof ApiError && (await fixtureVersion(sql(), fixtureId)) === undefined)
+        throw notFound("fixture");
       throw refused;
     });
     if (version === undefined) throw notFound("fixture");

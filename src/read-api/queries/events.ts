@@ -2,6 +2,7 @@ import { isUuid } from "../../../streams/shared.js";
 import type { Sql } from "../../db/database.js";
 import type { Keyed } from "../../http/pagination.js";
 import type { Event } from "../schemas/event.js";
+import { versionOf } from "./fixtures.js";
 import { participantNames } from "./reference.js";
 
 /**
@@ -61,21 +62,22 @@ const matching = (sql: Sql, fixtureId: string, f: EventFilters) => sql`
   ${f.overNumber !== undefined ? sql`and over_number = ${f.overNumber}` : sql``}
   ${f.wicketKind ? sql`and wicket_kinds @> array[lower(${f.wicketKind})]::text[]` : sql``}`;
 
+/** A delivery row with everyone in it (striker, non-striker, bowler, players out and fielders). */
+type NamedRow = DeliveryRow & { participant_ids: string[] };
+
 /** Up to `take` rows in occurrence order, strictly after `after`. */
-export async function deliveryRows(
+export const deliveryRows = (
   sql: Sql,
   fixtureId: string,
   filters: EventFilters,
   after: EventKey | undefined,
   take: number,
-): Promise<DeliveryRow[]> {
-  return sql<DeliveryRow[]>`
-    select ${columns(sql)} from delivery
-    where ${matching(sql, fixtureId, filters)}
-      ${after ? sql`and (innings_ordinal, sequence_number, event_id) > (${after[0]}, ${after[1]}, ${after[2]}::uuid)` : sql``}
-    order by innings_ordinal, sequence_number, delivery.event_id
-    limit ${take}`;
-}
+) => sql<NamedRow[]>`
+  select ${columns(sql)}, participant_ids from delivery
+  where ${matching(sql, fixtureId, filters)}
+    ${after ? sql`and (innings_ordinal, sequence_number, event_id) > (${after[0]}, ${after[1]}, ${after[2]}::uuid)` : sql``}
+  order by innings_ordinal, sequence_number, delivery.event_id
+  limit ${take}`;
 
 /**
  * What an export is made of, read before its body: how many deliveries match, and an MD5 of
@@ -112,7 +114,7 @@ export async function listEvents(
   after: EventKey | undefined,
   take: number,
 ): Promise<{ version: number | undefined; events: Keyed<Event, EventKey>[] }> {
-  const found = await namedDeliveries(sql, fixtureId, pageOf(sql, fixtureId, filters, after, take));
+  const found = await namedDeliveries(sql, fixtureId, deliveryRows(sql, fixtureId, filters, after, take));
   const events = eventsOf(found.rows, found.names);
   return {
     version: found.version,
@@ -127,27 +129,20 @@ export async function findEvent(
   eventId: string,
 ): Promise<{ version: number | undefined; event: Event | undefined }> {
   const one = isUuid(eventId)
-    ? sql`select ${columns(sql)}, participant_ids from delivery where fixture_id = ${fixtureId} and event_id = ${eventId}::uuid`
-    : sql`select ${columns(sql)}, participant_ids from delivery where false`;
+    ? sql<
+        NamedRow[]
+      >`select ${columns(sql)}, participant_ids from delivery where fixture_id = ${fixtureId} and event_id = ${eventId}::uuid`
+    : sql<NamedRow[]>`select ${columns(sql)}, participant_ids from delivery where false`;
   const found = await namedDeliveries(sql, fixtureId, one);
   return { version: found.version, event: eventsOf(found.rows, found.names)[0] };
 }
 
-const pageOf = (sql: Sql, fixtureId: string, filters: EventFilters, after: EventKey | undefined, take: number) => sql`
-  select ${columns(sql)}, participant_ids from delivery
-  where ${matching(sql, fixtureId, filters)}
-    ${after ? sql`and (innings_ordinal, sequence_number, event_id) > (${after[0]}, ${after[1]}, ${after[2]}::uuid)` : sql``}
-  order by innings_ordinal, sequence_number, delivery.event_id
-  limit ${take}`;
-
 /** The rows `selected` picks (in its order), the names of everyone in them and the fixture's version. */
-async function namedDeliveries(sql: Sql, fixtureId: string, selected: ReturnType<typeof pageOf>) {
+async function namedDeliveries(sql: Sql, fixtureId: string, selected: ReturnType<typeof deliveryRows>) {
   const [found] = await sql<{ version: number | null; rows: DeliveryRow[]; names: Record<string, string> | null }[]>`
     with picked as (${selected})
     select
-      (select coalesce(sv.revision, 0)::int from fixture f
-         left join stream_version sv on sv.stream_id = 'fixture-' || f.fixture_id
-       where f.fixture_id = ${fixtureId}) as version,
+      (${versionOf(sql, fixtureId)}) as version,
       coalesce((select json_agg(picked order by innings_ordinal, sequence_number, event_id::uuid) from picked), '[]') as rows,
       (select json_object_agg(shown.id, (select name from participant where participant_id = shown.id))
        from (select distinct unnest(participant_ids) as id from picked) shown) as names`;

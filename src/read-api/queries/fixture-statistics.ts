@@ -44,7 +44,7 @@ export async function loadFixtureStatistics(sql: Sql, fixtureId: string): Promis
     }[]
   >`
     select coalesce(sv.revision, 0)::int as version, fs.source_revision, f.competitors, fs.statistics,
-           case when fs.statistics is null then '[]'::json else ${squadOf(sql, sql`f.fixture_id`)} end as squad
+           case when fs.statistics is null then '[]'::json else ${squadOf(sql)} end as squad
     from fixture f
     left join stream_version sv on sv.stream_id = 'fixture-' || f.fixture_id
     left join fixture_statistics fs on fs.fixture_id = f.fixture_id

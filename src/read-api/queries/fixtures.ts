@@ -160,7 +160,7 @@ export async function listParticipantFixtures(sql: Sql, participantId: string, p
 
 export async function findFixture(sql: Sql, fixtureId: string): Promise<FixtureDetail | undefined> {
   const [row] = await sql<(FixtureRow & { squad: SquadMember[] })[]>`
-    select ${columns(sql)}, ${squadOf(sql, sql`f.fixture_id`)} as squad
+    select ${columns(sql)}, ${squadOf(sql)} as squad
     from fixture f ${joins(sql)} where f.fixture_id = ${fixtureId}`;
   if (!row) return undefined;
   const membersOf = (competitorId: string) =>
@@ -179,25 +179,28 @@ export async function findFixture(sql: Sql, fixtureId: string): Promise<FixtureD
 export type SquadMember = { competitor_id: string; participant_id: string; name: string | null };
 
 /**
- * The squads of the fixture `fixtureId` names, as named, with each member's name: a JSON
+ * The squads of the fixture `f` (the query's alias), as named, with each member's name: a JSON
  * array of `SquadMember` for a select list. A name is looked up by key for each member (a
  * hash join read every participant to name twenty-two).
  */
-export const squadOf = (sql: Sql, fixtureId: ReturnType<Sql>) => sql`
+export const squadOf = (sql: Sql) => sql`
   coalesce((
     select json_agg(m order by m.competitor_id, m.position) from (
       select s.competitor_id, s.participant_id, s.position,
              (select p.name from participant p where p.participant_id = s.participant_id) as name
-      from squad_member s where s.fixture_id = ${fixtureId}) m), '[]')`;
+      from squad_member s where s.fixture_id = f.fixture_id) m), '[]')`;
 
 /** The fixture's current version, or undefined when there is no such fixture. */
 export async function fixtureVersion(sql: Sql, fixtureId: string): Promise<number | undefined> {
-  const [row] = await sql<{ version: number }[]>`
-    select coalesce(sv.revision, 0)::int as version
-    from fixture f left join stream_version sv on sv.stream_id = 'fixture-' || f.fixture_id
-    where f.fixture_id = ${fixtureId}`;
+  const [row] = await sql<{ version: number }[]>`${versionOf(sql, fixtureId)}`;
   return row?.version;
 }
+
+/** The query of the fixture's version (`version`; no row for no such fixture), also a scalar subquery. */
+export const versionOf = (sql: Sql, fixtureId: string) => sql`
+  select coalesce(sv.revision, 0)::int as version
+  from fixture f left join stream_version sv on sv.stream_id = 'fixture-' || f.fixture_id
+  where f.fixture_id = ${fixtureId}`;
 
 /** Each fixture's version (0 before its stream is projected), by id. */
 export async function fixtureVersions(sql: Sql, fixtureIds: readonly string[]): Promise<Map<string, number>> {
