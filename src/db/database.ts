@@ -29,13 +29,20 @@ export const STATEMENT_TIMEOUT_MS = 30_000;
  * statement here touches one fixture's rows or one batch's, yet once the delivery table held
  * two IPLs the estimates of an innings-totals update crossed `jit_above_cost`, and compiling
  * it took 12 ms of a statement that runs in under 1 (the import of the second IPL took
- * twice as long as the first). A server that accepts a connection but never completes it (a
- * hung host) is given up on after 5 s, not 30.
+ * twice as long as the first). Without parallel workers, for the same reason: the same
+ * estimates turned a batch's read of its fixtures' deliveries into a parallel scan whose
+ * workers cost more to start than the few thousand rows cost to read. A server that accepts
+ * a connection but never completes it (a hung host) is given up on after 5 s, not 30.
  */
 export const connectionOptions = {
   onnotice: () => {},
   connect_timeout: 5,
-  connection: { plan_cache_mode: "force_custom_plan", statement_timeout: STATEMENT_TIMEOUT_MS, jit: "off" },
+  connection: {
+    plan_cache_mode: "force_custom_plan",
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+    jit: "off",
+    max_parallel_workers_per_gather: "0",
+  },
 };
 
 /**
