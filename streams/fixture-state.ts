@@ -38,6 +38,14 @@ export const initialFixtureState = (): FixtureState => ({
 });
 
 /** Equal as data: key order and absent-versus-undefined do not matter. */
+/** Everyone a delivery involves: striker, non-striker, bowler, players out and fielders (repeats kept). */
+export const peopleIn = (d: Pick<DeliveryState, "strikerId" | "nonStrikerId" | "bowlerId" | "wickets">): string[] => [
+  d.strikerId,
+  d.nonStrikerId,
+  d.bowlerId,
+  ...d.wickets.flatMap((w) => [w.playerOutId, ...w.fielders.map((f) => f.participantId)]),
+];
+
 export const sameState = (a: unknown, b: unknown) => canonicalize(a) === canonicalize(b);
 
 export const deliveryState = ({

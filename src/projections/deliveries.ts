@@ -1,4 +1,5 @@
 import { DeliveryCorrected, DeliveryRecorded, type DeliveryState, InningsOpened } from "../../streams/fixture.js";
+import { peopleIn } from "../../streams/fixture-state.js";
 import type { Tx } from "../db/database.js";
 import { defineProjector } from "./projector.js";
 import { dataWithStream, json, lastByKey } from "./rows.js";
@@ -106,12 +107,6 @@ function deliveryRow(
   const facts = innings.get(key(fixtureId, state.inningsId));
   if (!facts)
     throw new Error(`delivery ${eventId}: innings ${state.inningsId} of fixture ${fixtureId} was never opened`);
-  const people = [
-    state.strikerId,
-    state.nonStrikerId,
-    state.bowlerId,
-    ...state.wickets.flatMap((w) => [w.playerOutId, ...w.fielders.map((f) => f.participantId)]),
-  ];
   return {
     event_id: eventId,
     fixture_id: fixtureId,
@@ -136,7 +131,7 @@ function deliveryRow(
     extra_leg_byes: state.extras.legByes ?? null,
     extra_penalty: state.extras.penalty ?? null,
     wickets: state.wickets,
-    participant_ids: [...new Set(people)],
+    participant_ids: [...new Set(peopleIn(state))],
     wicket_kinds: [...new Set(state.wickets.map((w) => w.kind.toLowerCase()))],
     legal: !state.extras.wides && !state.extras.noBalls,
     fallen_wickets: state.wickets.filter((w) => !NOT_DISMISSALS.has(w.kind.toLowerCase())).length,

@@ -1,4 +1,5 @@
 import type { DeliveryState } from "../../streams/fixture.js";
+import { peopleIn } from "../../streams/fixture-state.js";
 import type { Tx } from "../db/database.js";
 import type { PlayerAggregate } from "../statistics/aggregate.js";
 import { fixtureStatistics } from "../statistics/fixture-statistics.js";
@@ -302,10 +303,7 @@ function peopleOf(inputs: readonly Inputs[]): Set<string> {
   const people = new Set<string>();
   for (const { fixture, deliveries } of inputs) {
     for (const id of Object.values(fixture.squads).flat()) people.add(id);
-    for (const d of deliveries) {
-      people.add(d.strikerId).add(d.nonStrikerId).add(d.bowlerId);
-      for (const wicket of d.wickets) for (const fielder of wicket.fielders) people.add(fielder.participantId);
-    }
+    for (const d of deliveries) for (const id of peopleIn(d)) people.add(id);
   }
   return people;
 }

@@ -1,4 +1,5 @@
 import type { DeliveryState } from "../../streams/fixture.js";
+import { peopleIn } from "../../streams/fixture-state.js";
 
 /** A statistics scope a change touches, with the path its statistics are read at. */
 export type RefreshScope =
@@ -17,13 +18,6 @@ export type ScopeFacts = {
   innings: ReadonlyMap<string, { superOver: boolean }>;
 };
 
-const people = (d: DeliveryState) => [
-  d.strikerId,
-  d.nonStrikerId,
-  d.bowlerId,
-  ...d.wickets.flatMap((w) => [w.playerOutId, ...w.fielders.map((f) => f.participantId)]),
-];
-
 /**
  * The scopes whose statistics depend on a delivery's old and new states: the fixture, and
  * the season, competition and career aggregates of everyone in either state. Super overs
@@ -36,7 +30,7 @@ export function refreshedScopes(fixtureId: string, fixture: ScopeFacts, states: 
   const scheduled = fixture.scheduled;
   if (!scheduled) return scopes;
   const counted = states.filter((d) => fixture.innings.get(d.inningsId)?.superOver === false);
-  for (const participantId of [...new Set(counted.flatMap(people))].sort()) {
+  for (const participantId of [...new Set(counted.flatMap(peopleIn))].sort()) {
     const base = `/api/v1/participants/${encodeURIComponent(participantId)}/statistics`;
     scopes.push(
       {
