@@ -44,6 +44,7 @@ async function measureScale(sql: Sql, backend: string, { reads }: ScratchDatabas
     const sizes: number[] = [];
     let paths: { label: string; path: string }[] = [];
     let atOne = new Map<string, number[]>();
+    let sizesAtOne = new Map<string, number>();
     for (let copy = 1; copy <= COPIES; copy++) {
       const source = copy === 1 ? IPL : await rekeyedCopy(copies, copy);
       let matches = 0;
@@ -62,9 +63,11 @@ async function measureScale(sql: Sql, backend: string, { reads }: ScratchDatabas
       if (copy === 1) {
         paths = await publicReads(app.url);
         atOne = await latencies(app.url, paths);
+        sizesAtOne = await answerSizes(app.url, paths);
       }
     }
     const atMany = await latencies(app.url, paths);
+    const sizesAtMany = await answerSizes(app.url, paths);
     const baselineImport = perMatch[0] as number;
     const later = perMatch.slice(1);
     const imports: Result = {
@@ -88,8 +91,14 @@ async function measureScale(sql: Sql, backend: string, { reads }: ScratchDatabas
         return {
           benchmark: "scale",
           backend,
-          subject: measurement(`${label}, latency at ${COPIES}× the IPL`, "ms", many),
-          baseline: measurement(`${label}, latency at one IPL`, "ms", one),
+          subject: {
+            ...measurement(`${label}, latency at ${COPIES}× the IPL`, "ms", many),
+            extra: { bytes: sizesAtMany.get(label) as number },
+          },
+          baseline: {
+            ...measurement(`${label}, latency at one IPL`, "ms", one),
+            extra: { bytes: sizesAtOne.get(label) as number },
+          },
           ratio: pairedRatio(many, one),
         };
       }),
@@ -115,6 +124,14 @@ async function latencies(server: string, paths: { label: string; path: string }[
       runs.set(label, [...(runs.get(label) ?? []), Math.round((1000 / result.requestsPerSecond) * 1000) / 1000]);
     }
   return runs;
+}
+
+/** Each read's answer in bytes: a list whose page fills up as the data grows does more work. */
+async function answerSizes(server: string, paths: { label: string; path: string }[]) {
+  const sizes = new Map<string, number>();
+  for (const { label, path: read } of paths)
+    sizes.set(label, (await (await fetch(`${server}${read}`)).arrayBuffer()).byteLength);
+  return sizes;
 }
 
 async function databaseBytes(sql: Sql): Promise<number> {

@@ -1,12 +1,13 @@
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
-import { PGliteMultiplexer } from "./pglite-multiplexer.js";
+import type { PGliteOptions, WorkerReply, WorkerRequest } from "./pglite-worker.js";
 
 /**
- * The embedded database: PGlite in DATA_DIR, served on a loopback port so the API's pool and
- * any local CLI process share it. The process that opens it writes `embedded.json` beside the
+ * The embedded database: PGlite in DATA_DIR, run in a thread of its own and served on a
+ * loopback port so the API's pool and any local CLI process share it. The process that opens it writes `embedded.json` beside the
  * data (port and pid); later processes find it there and connect instead of opening the
  * files a second time, which PGlite does not allow.
  */
@@ -17,8 +18,8 @@ export type EmbeddedDatabase = {
   owned: boolean;
   /**
    * Rejects with EmbeddedServerGone when the process serving another process's database
-   * ends: its clients' connections then retry a closed port for minutes. Never settles for
-   * the owner.
+   * ends: its clients' connections then retry a closed port for minutes. For the owner,
+   * rejects if the thread the database runs in ends while it is open.
    */
   lost: Promise<never>;
   /** The same, asked now: EmbeddedServerGone once the serving process has ended, else undefined. */
@@ -65,26 +66,88 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
   }
 
   await mkdir(dataDir, { recursive: true });
-  const db = await PGlite.create({
+  const served = await servedInWorker({
     dataDir: path.join(dataDir, "pgdata"),
     startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((setting) => ["-c", setting])],
   });
-  const multiplexer = new PGliteMultiplexer(db);
-  const port = await multiplexer.listen();
   const file = endpointFile(dataDir);
-  await writeFile(`${file}.tmp`, JSON.stringify({ port, pid: process.pid } satisfies Endpoint));
+  await writeFile(`${file}.tmp`, JSON.stringify({ port: served.port, pid: process.pid } satisfies Endpoint));
   await rename(`${file}.tmp`, file);
   return {
-    port,
+    port: served.port,
     owned: true,
-    lost: NEVER_LOST,
+    lost: served.lost,
     gone: () => undefined,
     async close() {
-      await multiplexer.close();
-      await db.close();
+      await served.close();
       await rm(file, { force: true });
     },
   };
+}
+
+/**
+ * PGlite served on a loopback port from the thread embedded databases run in
+ * (./pglite-worker.ts), so its queries never hold this thread's event loop. The thread is
+ * started with the first database and lives as long as the process; it keeps the process
+ * alive only while a database is open. `lost` rejects if the thread ends while this
+ * database is open (a crash of PGlite's WebAssembly), as a served database's client is told
+ * when the serving process ends.
+ */
+export async function servedInWorker(
+  options: PGliteOptions,
+): Promise<{ port: number; lost: Promise<never>; close(): Promise<void> }> {
+  const id = nextId++;
+  const lost = new Promise<never>((_, reject) => serving.set(id, reject));
+  lost.catch(() => {}); // only a caller racing its work against it needs to hear of it
+  const reply = await ask({ id, open: options });
+  if (!("port" in reply)) throw new Error(`the embedded database did not open: ${JSON.stringify(reply)}`);
+  return {
+    port: reply.port,
+    lost,
+    async close() {
+      await ask({ id, close: true });
+    },
+  };
+}
+
+let thread: Worker | undefined;
+let nextId = 1;
+/** Requests the thread has not answered yet, by id. */
+const waiting = new Map<number, { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void }>();
+/** Databases opened or opening, by id: what to tell each if the thread ends. */
+const serving = new Map<number, (error: Error) => void>();
+
+function ask(request: WorkerRequest): Promise<WorkerReply> {
+  thread ??= startThread();
+  const worker = thread;
+  return new Promise<WorkerReply>((resolve, reject) => {
+    waiting.set(request.id, { resolve, reject });
+    worker.ref();
+    worker.postMessage(request);
+  }).then((reply) => {
+    if ("error" in reply) throw new Error(reply.error);
+    return reply;
+  });
+}
+
+function startThread(): Worker {
+  const worker = new Worker(new URL("./pglite-worker.mjs", import.meta.url));
+  worker.on("message", (reply: WorkerReply) => {
+    waiting.get(reply.id)?.resolve(reply);
+    waiting.delete(reply.id);
+    if ("closed" in reply || "error" in reply) serving.delete(reply.id);
+    if (serving.size === 0 && waiting.size === 0) worker.unref();
+  });
+  const fail = (error: Error) => {
+    thread = undefined;
+    for (const { reject } of waiting.values()) reject(error);
+    for (const lose of serving.values()) lose(error);
+    waiting.clear();
+    serving.clear();
+  };
+  worker.on("error", fail);
+  worker.on("exit", (code) => fail(new Error(`the embedded database's thread ended (exit code ${code})`)));
+  return worker;
 }
 
 async function findRunning(dataDir: string): Promise<Endpoint | undefined> {

@@ -150,3 +150,15 @@ async function pointViews(tx: Tx, projector: Projector, schemaName: string) {
     );
   }
 }
+
+/**
+ * Refreshes the planner's statistics of every table in the generation's schema. Autovacuum
+ * does this on Postgres a minute or more after a table grows; the embedded database has no
+ * autovacuum at all, so without this its plans would rest forever on the estimates of
+ * empty tables.
+ */
+export async function analyseGeneration(sql: Sql, generation: Generation): Promise<void> {
+  const tables = await sql<{ name: string }[]>`
+    select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname = ${generation.schemaName}`;
+  if (tables.length > 0) await sql.unsafe(`analyze ${tables.map((t) => t.name).join(", ")}`);
+}

@@ -29,7 +29,8 @@ const named = (table: string, id: string, extra = "") => `
     sort_name text not null,
     search_text text not null
   );
-  create index ${table}_by_name on ${table} (sort_name, ${id});`;
+  create index ${table}_by_name on ${table} (sort_name, ${id});
+  create index ${table}_by_search_text on ${table} using gin (search_text public.gin_trgm_ops);`;
 
 const ddl = `
   ${named("competition", "competition_id")}
@@ -126,7 +127,7 @@ const recomputeSeasons = (tx: Tx, seasonIds: string[]) => tx`
 
 export const referenceData = defineProjector({
   name: "reference_data",
-  version: 1,
+  version: 2,
   description: "Competitions, seasons, competitors, participants, venues and dismissal kinds.",
   tables: ["competition", "season", "competitor", "participant", "venue", "dismissal_kind"],
   ddl,

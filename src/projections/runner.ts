@@ -4,6 +4,7 @@ import { comparePositions, type EventStore, type Position, type RecordedEvent } 
 import {
   activate,
   advanceCheckpoint,
+  analyseGeneration,
   createGeneration,
   findGeneration,
   type Generation,
@@ -34,6 +35,13 @@ export type RunnerOptions = {
   /** How long an idle loop sleeps before looking for events appended by other processes. */
   idlePollMs?: number;
   onError?: (projector: string, error: unknown) => void;
+  /**
+   * Events a projector handles before its tables are first analysed in this process (10,000
+   * unless set); each later analysis waits for as many events again as all the earlier ones
+   * together, so a catch-up from the start of the log analyses a handful of times, not once
+   * per batch.
+   */
+  firstAnalysisAfter?: number;
 };
 
 /**
@@ -51,6 +59,8 @@ export class ProjectionRunner {
   /** Where each projector's active generation stands, as this runner last applied or read it. */
   private readonly reached = new Map<string, Position>();
   private readonly tail: SharedTail;
+  /** Per projector: events handled since its tables were last analysed, and how many before that. */
+  private readonly growth = new Map<string, { since: number; before: number }>();
 
   constructor(
     private readonly sql: Sql,
@@ -256,6 +266,7 @@ export class ProjectionRunner {
       throw error;
     }
     if (generation.state === "active") this.noteReached(projector.name, last.position);
+    await this.analyseWhenGrown(projector, generation, handled.length);
     const changed = handled.length > 0 && generation.state === "active";
     this.progress.emit("progress", { projector: projector.name, changed, ...(changed ? { stamp } : {}) });
     return { generation: { ...generation, checkpoint: last.position }, applied: events.length };
@@ -272,6 +283,23 @@ export class ProjectionRunner {
       await projector.apply(tx, events);
       return stamp;
     });
+  }
+
+  /**
+   * Analyses the generation's tables once the projector has handled as many events since
+   * the last analysis as before it (at least `firstAnalysisAfter`). A failed analysis
+   * (the generation retired meanwhile) is reported and changes nothing.
+   */
+  private async analyseWhenGrown(projector: Projector, generation: Generation, handled: number) {
+    const growth = this.growth.get(projector.name) ?? { since: 0, before: 0 };
+    growth.since += handled;
+    this.growth.set(projector.name, growth);
+    if (growth.since < Math.max(this.options.firstAnalysisAfter ?? 10_000, growth.before)) return;
+    growth.before += growth.since;
+    growth.since = 0;
+    await analyseGeneration(this.sql, generation).catch((error: unknown) =>
+      this.options.onError?.(projector.name, error),
+    );
   }
 
   private batchOf(projector: Projector): number {

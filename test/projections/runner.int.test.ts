@@ -168,6 +168,27 @@ for (const backend of backends()) {
       expect(Date.now() - stopping).toBeLessThan(1000);
     });
 
+    it("analyses a projector's tables once it has handled enough events since it last did", async () => {
+      await seed(2, 60);
+      const estimate = async () => {
+        const active = (await findGeneration(db.sql, "test_counts", "active")) as { schemaName: string };
+        const [row] = await db.sql<{ reltuples: number }[]>`
+          select c.reltuples from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = ${active.schemaName} and c.relname = 'test_count'`;
+        return row?.reltuples;
+      };
+      await runner([countingProjector()], { batchSize: 50 }).catchUp();
+      expect(await estimate()).toBe(-1); // never analysed: 120 events are far below the default
+
+      await store.append(
+        "test-9",
+        Array.from({ length: 60 }, () => anEvent()),
+        "no_stream",
+      );
+      await runner([countingProjector()], { batchSize: 50, firstAnalysisAfter: 50 }).catchUp();
+      expect(await estimate()).toBe(3);
+    });
+
     it("lets a command wait until chosen projectors have reached its append", async () => {
       const r = runner([countingProjector()], { idlePollMs: 1000 });
       r.start();

@@ -8,6 +8,7 @@ const competitions = [
   aCompetition({ name: "big bash league" }),
   aCompetition({ name: "Women's Premier League" }),
   aCompetition({ name: "County Championship" }),
+  aCompetition({ name: "The 100% Cup_Final" }),
 ];
 const [ipl, worldT20] = competitions as [(typeof competitions)[0], (typeof competitions)[0]];
 const seasons = {
@@ -58,7 +59,15 @@ describe("competitions, seasons, competitors and participants", () => {
     expect(await found("ipl")).toEqual([ipl.id]);
     expect(await found("t20 WORLD")).toEqual([worldT20.id]);
     expect((await found("premier")).length).toBe(2);
+    // Wildcards are plain characters: "p_e" would match "premier" as a LIKE pattern.
+    const cup = competitions.at(-1)?.id;
     expect(await found("100%_")).toEqual([]);
+    expect(await found("p_e")).toEqual([]);
+    expect(await found("% CUP_f")).toEqual([cup]);
+    // Under three characters there is no trigram to look up: the same answers, found by a scan.
+    expect((await found("ip")).length).toBe(2);
+    expect(await found("%")).toEqual([cup]);
+    expect(await found("_")).toEqual([cup]);
     expect(invalidFields(await r.api.get("/api/v1/competitions?name="))).toEqual(["name"]);
   });
 

@@ -46,7 +46,7 @@ describe("a database that goes away", () => {
   afterAll(async () => {
     watch?.stop();
     await proxy?.close();
-    await sql?.end({ timeout: 0 });
+    await sql?.end({ timeout: 5 });
     await db?.close();
   });
 
@@ -122,7 +122,10 @@ describe("a database that goes away", () => {
     // out of every caller's reach, ending the process (patches/postgres+3.4.9.patch).
     await new Promise((resolve) => setTimeout(resolve, 50));
     proxy.restore();
-    expect(await recovery()).toBeLessThan(RECOVERED_WITHIN_MS);
+    // PGlite's one backend finishes the dropped transaction's sleep (it runs in a thread of
+    // its own, not blocking this one) before it takes the next statement.
+    const sleepLeft = db.backend === "pglite" ? 2000 - 350 : 0;
+    expect(await recovery()).toBeLessThan(RECOVERED_WITHIN_MS + sleepLeft);
     expect(await sql`select 1 as one`).toEqual([{ one: 1 }]);
   });
 });

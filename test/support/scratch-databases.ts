@@ -2,11 +2,10 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { connectionOptions, readOptions, type Sql } from "../../src/db/database.js";
+import { servedInWorker } from "../../src/db/embedded.js";
 import { migrate } from "../../src/db/migrations.js";
-import { PGliteMultiplexer } from "../../src/db/pglite-multiplexer.js";
 
 /** A throwaway database with the schema migrated, for tests and benchmarks. */
 export type ScratchDatabase = {
@@ -25,10 +24,8 @@ export type ScratchDatabase = {
  */
 export async function pgliteDatabase({ onDisk = false } = {}): Promise<ScratchDatabase> {
   const dataDir = onDisk ? await mkdtemp(path.join(os.tmpdir(), "cricket-scratch-")) : undefined;
-  const db = await PGlite.create(dataDir ? { dataDir } : {});
-  const multiplexer = new PGliteMultiplexer(db);
-  const port = await multiplexer.listen();
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const served = await servedInWorker(dataDir ? { dataDir } : {});
+  const url = `postgres://postgres@127.0.0.1:${served.port}/postgres`;
   const sql = postgres(url, { ...connectionOptions, max: 4 });
   await migrate(sql);
   return {
@@ -38,8 +35,7 @@ export async function pgliteDatabase({ onDisk = false } = {}): Promise<ScratchDa
     url,
     async close() {
       await sql.end();
-      await multiplexer.close();
-      await db.close();
+      await served.close();
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -29,11 +29,22 @@ function named<Row extends NamedRow>(
     select ${id} as id, name, alternative_names, source_ids, sort_name ${extra.length ? sql`, ${sql(extra)}` : sql``}
     from ${sql(table)}
     where true
-      ${q.name ? sql`and strpos(search_text, lower(${q.name})) > 0` : sql``}
+      ${q.name ? nameFilter(sql, q.name) : sql``}
       ${after}
     order by ${order}
     limit ${q.take}`;
 }
+
+/**
+ * Any spelling holding `name`, case-insensitively. From three characters on, a LIKE the
+ * trigram index (`*_by_search_text`) serves, so a rare name reads a few rows however many
+ * names there are; a shorter pattern has no trigram to look up and matches so many names
+ * that walking them in name order fills a page soonest.
+ */
+const nameFilter = (sql: Sql, name: string) =>
+  [...name].length >= 3
+    ? sql`and search_text like lower(${`%${name.replace(/[\\%_]/g, "\\$&")}%`})`
+    : sql`and strpos(search_text, lower(${name})) > 0`;
 
 const byId = <Row>(sql: Sql, table: string, id: string, extra: string[]) => sql<(Row & NamedRow)[]>`
   select ${sql(`${table}_id`)} as id, name, alternative_names, source_ids, sort_name
