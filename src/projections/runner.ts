@@ -36,12 +36,13 @@ export type RunnerOptions = {
   idlePollMs?: number;
   onError?: (projector: string, error: unknown) => void;
   /**
-   * Events a projector handles before its tables are first analysed in this process (10,000
-   * unless set); each later analysis waits for as many events again as all the earlier ones
-   * together, so a catch-up from the start of the log analyses a handful of times, not once
-   * per batch.
+   * Events a projector must have handled in this process before it analyses its tables,
+   * which it does when it reaches the head of the log (10,000 unless set); each later
+   * analysis waits for as many events again as all the earlier ones together. A catch-up
+   * from the start of the log analyses once, at its end: on the embedded database an
+   * analysis reads much of each table through one backend every other client waits for.
    */
-  firstAnalysisAfter?: number;
+  analyseAfter?: number;
 };
 
 /**
@@ -243,7 +244,10 @@ export class ProjectionRunner {
   private async step(projector: Projector, generation: Generation) {
     const events = await this.tail.readAll(generation.checkpoint, this.batchOf(projector));
     const last = events.at(-1);
-    if (!last) return { generation, applied: 0 };
+    if (!last) {
+      await this.analyseWhenGrown(projector, generation, 0, true);
+      return { generation, applied: 0 };
+    }
     const handled = projector.types ? events.filter((e) => projector.types?.has(e.type)) : events;
     let stamp: string | undefined;
     try {
@@ -266,7 +270,7 @@ export class ProjectionRunner {
       throw error;
     }
     if (generation.state === "active") this.noteReached(projector.name, last.position);
-    await this.analyseWhenGrown(projector, generation, handled.length);
+    await this.analyseWhenGrown(projector, generation, handled.length, events.length < this.batchOf(projector));
     const changed = handled.length > 0 && generation.state === "active";
     this.progress.emit("progress", { projector: projector.name, changed, ...(changed ? { stamp } : {}) });
     return { generation: { ...generation, checkpoint: last.position }, applied: events.length };
@@ -286,15 +290,16 @@ export class ProjectionRunner {
   }
 
   /**
-   * Analyses the generation's tables once the projector has handled as many events since
-   * the last analysis as before it (at least `firstAnalysisAfter`). A failed analysis
-   * (the generation retired meanwhile) is reported and changes nothing.
+   * Counts the events a batch handled and, once the projector is caught up (`atHead`) with
+   * as many handled since the last analysis as before it (at least `analyseAfter`), analyses
+   * the generation's tables. A failed analysis (the generation retired meanwhile) is
+   * reported and changes nothing.
    */
-  private async analyseWhenGrown(projector: Projector, generation: Generation, handled: number) {
+  private async analyseWhenGrown(projector: Projector, generation: Generation, handled: number, atHead: boolean) {
     const growth = this.growth.get(projector.name) ?? { since: 0, before: 0 };
     growth.since += handled;
     this.growth.set(projector.name, growth);
-    if (growth.since < Math.max(this.options.firstAnalysisAfter ?? 10_000, growth.before)) return;
+    if (!atHead || growth.since < Math.max(this.options.analyseAfter ?? 10_000, growth.before)) return;
     growth.before += growth.since;
     growth.since = 0;
     await analyseGeneration(this.sql, generation).catch((error: unknown) =>

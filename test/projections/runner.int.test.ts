@@ -168,7 +168,7 @@ for (const backend of backends()) {
       expect(Date.now() - stopping).toBeLessThan(1000);
     });
 
-    it("analyses a projector's tables once it has handled enough events since it last did", async () => {
+    it("analyses a projector's tables when it reaches the head having handled enough events since it last did", async () => {
       await seed(2, 60);
       const estimate = async () => {
         const active = (await findGeneration(db.sql, "test_counts", "active")) as { schemaName: string };
@@ -185,7 +185,7 @@ for (const backend of backends()) {
         Array.from({ length: 60 }, () => anEvent()),
         "no_stream",
       );
-      await runner([countingProjector()], { batchSize: 50, firstAnalysisAfter: 50 }).catchUp();
+      await runner([countingProjector()], { batchSize: 50, analyseAfter: 50 }).catchUp();
       expect(await estimate()).toBe(3);
     });
 
