@@ -37,7 +37,6 @@ export const initialFixtureState = (): FixtureState => ({
   batchItems: new Map(),
 });
 
-/** Equal as data: key order and absent-versus-undefined do not matter. */
 /** Everyone a delivery involves: striker, non-striker, bowler, players out and fielders (repeats kept). */
 export const peopleIn = (d: Pick<DeliveryState, "strikerId" | "nonStrikerId" | "bowlerId" | "wickets">): string[] => [
   d.strikerId,
@@ -46,6 +45,7 @@ export const peopleIn = (d: Pick<DeliveryState, "strikerId" | "nonStrikerId" | "
   ...d.wickets.flatMap((w) => [w.playerOutId, ...w.fielders.map((f) => f.participantId)]),
 ];
 
+/** Equal as data: key order and absent-versus-undefined do not matter. */
 export const sameState = (a: unknown, b: unknown) => canonicalize(a) === canonicalize(b);
 
 export const deliveryState = ({

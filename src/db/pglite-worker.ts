@@ -30,8 +30,12 @@ async function handle(request: WorkerRequest): Promise<WorkerReply> {
       extensions: { pg_trgm },
     });
     const multiplexer = new PGliteMultiplexer(db);
+    const port = await multiplexer.listen().catch(async (error: unknown) => {
+      await db.close();
+      throw error;
+    });
     open.set(id, { db, multiplexer });
-    return { id, port: await multiplexer.listen() };
+    return { id, port };
   }
   const served = open.get(id);
   open.delete(id);

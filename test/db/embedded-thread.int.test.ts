@@ -1,11 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import postgres from "postgres";
 import { afterEach, expect, it } from "vitest";
 import { connectionOptions } from "../../src/db/database.js";
-import { type EmbeddedDatabase, openEmbedded } from "../../src/db/embedded.js";
+import { type EmbeddedDatabase, openEmbedded, servedInWorker } from "../../src/db/embedded.js";
 
 let dataDir: string | undefined;
 let embedded: EmbeddedDatabase | undefined;
@@ -36,5 +36,20 @@ it("runs the embedded database beside the event loop: a long statement does not 
     expect(delay.max / 1e6).toBeLessThan(200);
   } finally {
     await sql.end();
+  }
+});
+
+it("refuses a data directory it cannot open with an error, and opens the next one", async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), "cricket-embedded-"));
+  const notADirectory = path.join(dataDir, "file");
+  await writeFile(notADirectory, "not a database");
+  await expect(servedInWorker({ dataDir: notADirectory })).rejects.toThrow();
+  const next = await servedInWorker({});
+  const sql = postgres({ host: "127.0.0.1", port: next.port, user: "postgres", database: "postgres", max: 1 });
+  try {
+    expect(await sql`select 1 as one`).toEqual([{ one: 1 }]);
+  } finally {
+    await sql.end();
+    await next.close();
   }
 });
