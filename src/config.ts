@@ -1,5 +1,6 @@
 import { inspect } from "node:util";
 import { z } from "zod";
+import { QUESTION_LIMITS, type QuestionLimits } from "./questions/limits.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -23,7 +24,7 @@ const origin = (name: string) =>
     )
     .transform((value) => new URL(value).origin);
 
-const perMinute = (name: string, fallback: number) =>
+const limitSetting = (name: string, fallback: number) =>
   z.coerce
     .number({ message: `${name} must be a whole number` })
     .int(`${name} must be a whole number`)
@@ -57,9 +58,12 @@ const settingsSchema = z.object({
   AUTH_ADMIN_SECRET: z.string().trim().optional(),
   // Keys the digests of API keys and client addresses (docs/consumers.md); unset: a file in DATA_DIR.
   SERVER_SECRET: z.string().trim().min(32, "SERVER_SECRET must be at least 32 characters").optional(),
-  ANONYMOUS_RATE_LIMIT_PER_MINUTE: perMinute("ANONYMOUS_RATE_LIMIT_PER_MINUTE", 30),
-  ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE: perMinute("ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE", 600),
-  BATCHES_PER_MINUTE: perMinute("BATCHES_PER_MINUTE", 10),
+  ANONYMOUS_RATE_LIMIT_PER_MINUTE: limitSetting("ANONYMOUS_RATE_LIMIT_PER_MINUTE", 30),
+  ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE: limitSetting("ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE", 600),
+  BATCHES_PER_MINUTE: limitSetting("BATCHES_PER_MINUTE", 10),
+  QUESTIONS_PER_MINUTE: limitSetting("QUESTIONS_PER_MINUTE", QUESTION_LIMITS.perSourcePerMinute),
+  QUESTIONS_PER_DAY: limitSetting("QUESTIONS_PER_DAY", QUESTION_LIMITS.perSourcePerDay),
+  QUESTIONS_PLATFORM_PER_DAY: limitSetting("QUESTIONS_PLATFORM_PER_DAY", QUESTION_LIMITS.platformPerDay),
   TRUSTED_PROXY_HOPS: z.coerce
     .number({ message: "TRUSTED_PROXY_HOPS must be a whole number" })
     .int("TRUSTED_PROXY_HOPS must be a whole number")
@@ -129,6 +133,8 @@ export type Settings = {
   anonymousLimits: { perSourcePerMinute: number; platformPerMinute: number };
   /** Batch packages one account may send per UTC minute. */
   batchesPerMinute: number;
+  /** Natural-language questions: per client a UTC minute and a UTC day, and for all clients a UTC day. */
+  questionLimits: QuestionLimits;
   /** How many reverse proxies in front of the service append to X-Forwarded-For (0: none, use the peer). */
   trustedProxyHops: number;
   /** Browser origins allowed to call the API (CORS); none by default. */
@@ -205,6 +211,11 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       platformPerMinute: s.ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE,
     },
     batchesPerMinute: s.BATCHES_PER_MINUTE,
+    questionLimits: {
+      perSourcePerMinute: s.QUESTIONS_PER_MINUTE,
+      perSourcePerDay: s.QUESTIONS_PER_DAY,
+      platformPerDay: s.QUESTIONS_PLATFORM_PER_DAY,
+    },
     trustedProxyHops: s.TRUSTED_PROXY_HOPS,
     corsOrigins: s.CORS_ORIGINS,
   };

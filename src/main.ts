@@ -55,7 +55,7 @@ async function main() {
       anonymousLimits: settings.anonymousLimits,
       trustedProxyHops: settings.trustedProxyHops,
       corsOrigins: settings.corsOrigins,
-      limits: { batchesPerMinute: settings.batchesPerMinute },
+      limits: { batchesPerMinute: settings.batchesPerMinute, questions: settings.questionLimits },
       usage,
     },
     apiRoutes,

@@ -182,7 +182,7 @@ async function anonymous(deps: AppDependencies, c: Context, next: () => Promise<
 }
 
 /** The client's network as limits know it (see sourceNetwork), keyed by the server secret, so no address is kept. */
-function sourceOf(deps: AppDependencies, c: Context): string {
+export function sourceOf(deps: AppDependencies, c: Context): string {
   if (!deps.secret) throw new Error("createApp gives every app a server secret");
   return deps.secret.digest("client-address", sourceNetwork(clientAddress(c, deps.trustedProxyHops ?? 0)));
 }
@@ -194,6 +194,15 @@ export const canonicalReadAccess =
     const rawKey = c.req.header(API_KEY_HEADER);
     return rawKey === undefined ? anonymous(deps, c, next) : keyed(deps, c, next, rawKey);
   };
+
+/**
+ * Middleware of a public operation that reads on a client's behalf (query evaluation): the
+ * anonymous limits, whatever key is sent, since the operation takes no credential.
+ */
+export const anonymousAccess =
+  (deps: AppDependencies): MiddlewareHandler =>
+  (c, next) =>
+    anonymous(deps, c, next);
 
 /** Middleware of a consumer-only route: a valid key is required, a missing one is 401 too. */
 export const requireConsumer =

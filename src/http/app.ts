@@ -13,6 +13,7 @@ import { memoryWindowCounter } from "../limits/memory.js";
 import type { WindowCounter } from "../limits/window-counter.js";
 import type { ProjectionRunner } from "../projections/runner.js";
 import type { ReadModelWatch } from "../projections/watch.js";
+import type { QuestionLimits } from "../questions/limits.js";
 import { type ServerSecret, serverSecret } from "../security/server-secret.js";
 import type { UsageRecorder } from "../usage/recorder.js";
 import { createRouter, type Router } from "./api.js";
@@ -71,8 +72,8 @@ export type AppDependencies = {
   corsOrigins?: readonly string[];
   /** Usage telemetry of keyed requests (main.ts opens one); without it nothing is recorded. */
   usage?: UsageRecorder;
-  /** Overrides of limits: of responses' sizes and export pages (tests use small ones), of the packages an account may send a minute (settings). */
-  limits?: { exportEvents?: number; exportPage?: number; batchesPerMinute?: number };
+  /** Overrides of limits: of responses' sizes and export pages (tests use small ones), of the packages an account may send a minute and of natural-language questions (settings). */
+  limits?: { exportEvents?: number; exportPage?: number; batchesPerMinute?: number; questions?: QuestionLimits };
 };
 export type RouteRegistration = (app: Router, deps: AppDependencies) => unknown;
 

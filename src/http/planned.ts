@@ -23,8 +23,6 @@ const PLANNED: Planned[] = [
     "Weather on a fixture's start date at its venue",
     "public",
   ],
-  ["post", "/api/v1/query-definitions/evaluate", "Analytics", "Evaluate a structured query definition", "public"],
-  ["post", "/api/v1/natural-language-queries", "Analytics", "Answer a plain-English question", "public"],
   ["get", "/api/v1/weather", "Weather", "Weather for a location and date", "public"],
   ["get", "/api/v1/dataset-releases", "Dataset releases", "Immutable releases, newest first", "public"],
   ["get", "/api/v1/dataset-releases/{version}", "Dataset releases", "Release metadata", "public"],

@@ -6,6 +6,8 @@ import { registerAdminConsumers } from "../consumer-api/admin-consumers.js";
 import { registerEventProvenance } from "../provenance-api/events.js";
 import { registerStatisticProvenance } from "../provenance-api/statistics.js";
 import { registerSubmissionProvenance } from "../provenance-api/submissions.js";
+import { registerQueryEvaluation } from "../question-api/evaluate.js";
+import { registerNaturalLanguageQueries } from "../question-api/natural-language.js";
 import { registerCompetitions } from "../read-api/competitions.js";
 import { registerCompetitors } from "../read-api/competitors.js";
 import { registerFixtureEventExports } from "../read-api/fixture-event-exports.js";
@@ -47,6 +49,8 @@ export const apiRoutes: readonly RouteRegistration[] = [
   registerFixtureStatisticExports,
   registerParticipantStatistics,
   registerLeaderboards,
+  registerQueryEvaluation,
+  registerNaturalLanguageQueries,
   registerAccount,
   registerSubmitterAccess,
   registerAdminUsers,

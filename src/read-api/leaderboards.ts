@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { memoryCache } from "../cache/memory.js";
-import { readThrough, STATISTICS_TTL_SECONDS } from "../cache/versioned-cache.js";
+import { type CacheOutcome, readThrough, STATISTICS_TTL_SECONDS } from "../cache/versioned-cache.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
@@ -9,7 +9,9 @@ import { integerParam } from "../http/pagination.js";
 import {
   LEADERBOARD_DEPTH,
   LEADERBOARD_METRICS,
+  type LeaderboardScope,
   METRICS,
+  type Metric,
   qualificationRule,
   rankingRule,
 } from "../statistics/leaderboards.js";
@@ -76,7 +78,13 @@ const route = createRoute({
   },
 });
 
+export type LeaderboardQuery = { scope: LeaderboardScope; scopeId: string; metric: Metric; limit: number };
+export type LeaderboardRead = (q: LeaderboardQuery) => Promise<{ body: string; outcome: CacheOutcome }>;
+
 /**
+ * The leaderboard read, shared by its route and the query evaluation: the whole JSON
+ * document, or 404 for a scope that does not exist.
+ *
  * A table's rows are cached under its scope's version: a change to that season's or
  * competition's aggregates moves it and makes the old entry unreachable, while changes
  * elsewhere leave it be. The version and the scope's name are memoised until the statistics
@@ -84,23 +92,20 @@ const route = createRoute({
  * (tables of an older generation, still served while a rebuild runs) the rows are read every
  * time.
  */
-export function registerLeaderboards(app: Router, deps: AppDependencies) {
+export function leaderboardReader(deps: AppDependencies): LeaderboardRead {
   const sql = readModels(deps);
   const memo = memoised(deps);
   const cache = deps.cache ?? memoryCache();
-  openapiCanonicalRead(app, deps, route, READ_FROM.aggregates, async (c) => {
-    const q = c.req.valid("query");
-    const scopeId = (q.scope === "season" ? q.seasonId : q.competitionId) as string;
-    const limit = q.limit ?? DEFAULT_LEADERBOARD_LIMIT;
+  return async (q) => {
     // Thrown inside the memo, so a made-up scope memoises nothing.
     const scope = await memo(
-      `leaderboard-scope:${q.scope}:${scopeId}`,
-      async () => (await findLeaderboardScope(sql(), q.scope, scopeId)) ?? Promise.reject(notFound(q.scope)),
+      `leaderboard-scope:${q.scope}:${q.scopeId}`,
+      async () => (await findLeaderboardScope(sql(), q.scope, q.scopeId)) ?? Promise.reject(notFound(q.scope)),
       READ_FROM.reference,
     );
     const version = await memo(
-      `leaderboard-version:${q.scope}:${scopeId}`,
-      () => leaderboardVersion(sql(), q.scope, scopeId),
+      `leaderboard-version:${q.scope}:${q.scopeId}`,
+      () => leaderboardVersion(sql(), q.scope, q.scopeId),
       ["statistics"],
     );
     // Only the ranked rows are cached under the scope's version: the rest, the scope's name
@@ -110,23 +115,35 @@ export function registerLeaderboards(app: Router, deps: AppDependencies) {
         ? compute().then((value) => ({ value, outcome: "bypass" as const }))
         : readThrough(
             cache,
-            `leaderboard:${REPRESENTATION}:${q.scope}:${scopeId}:${version}:${q.metric}:${limit}`,
+            `leaderboard:${REPRESENTATION}:${q.scope}:${q.scopeId}:${version}:${q.metric}:${q.limit}`,
             STATISTICS_TTL_SECONDS,
             async () => ({ value: await compute(), cacheable: true }),
             deps.logger,
           );
-    const { value: data, outcome } = await rows(() => leaderboardRowsJson(sql(), q.metric, q.scope, scopeId, limit));
+    const { value: data, outcome } = await rows(() =>
+      leaderboardRowsJson(sql(), q.metric, q.scope, q.scopeId, q.limit),
+    );
     const rest = {
       metric: q.metric,
       description: LEADERBOARD_METRICS[q.metric].describe,
       scope,
       qualification: qualificationRule(q.metric, q.scope),
       ranking: rankingRule(q.metric),
-      limit,
-      provenance: `/api/v1/provenance/participants/{participantId}/statistics/${q.scope}-${scopeId}?part=${LEADERBOARD_METRICS[q.metric].family}`,
+      limit: q.limit,
+      provenance: `/api/v1/provenance/participants/{participantId}/statistics/${q.scope}-${q.scopeId}?part=${LEADERBOARD_METRICS[q.metric].family}`,
     };
     // The rows arrive as JSON text: spliced in, never parsed and serialised again.
-    const value = `{"data":${data},${JSON.stringify(rest).slice(1)}`;
-    return c.body(value, 200, { "Content-Type": "application/json", "X-Cache": outcome.toUpperCase() }) as never;
+    return { body: `{"data":${data},${JSON.stringify(rest).slice(1)}`, outcome };
+  };
+}
+
+export function registerLeaderboards(app: Router, deps: AppDependencies) {
+  const read = leaderboardReader(deps);
+  openapiCanonicalRead(app, deps, route, READ_FROM.aggregates, async (c) => {
+    const q = c.req.valid("query");
+    const scopeId = (q.scope === "season" ? q.seasonId : q.competitionId) as string;
+    const limit = q.limit ?? DEFAULT_LEADERBOARD_LIMIT;
+    const { body, outcome } = await read({ scope: q.scope, scopeId, metric: q.metric, limit });
+    return c.body(body, 200, { "Content-Type": "application/json", "X-Cache": outcome.toUpperCase() }) as never;
   });
 }

@@ -1,0 +1,258 @@
+import type { Metric } from "../statistics/leaderboards.js";
+import type { QueryDefinition, SeasonReference } from "./definition.js";
+import { LEADERBOARD_LIMIT } from "./definition.js";
+import { figureWords } from "./paraphrase.js";
+import { basePhrases, type Meaning, numberWord, type Statistic } from "./phrases.js";
+import type { Ambiguity, Unmatched } from "./resolve.js";
+import { seasonForm, type Vocabulary } from "./vocabulary.js";
+
+/**
+ * Plain-English questions into query definitions, deterministically and offline: the words
+ * are read against a phrase table (`phrases.ts`) and the competitions of the reference data,
+ * years are read as seasons, and the words left over name the player. A question without a
+ * statistic we publish, or with words we cannot place, is `no_match`; a leaderboard without
+ * a season or competition is `ambiguous` between the competitions. Nothing is guessed.
+ */
+export type Translation =
+  | { definition: QueryDefinition }
+  | { outcome: "no_match"; unmatched: Unmatched[] }
+  | { outcome: "ambiguous"; ambiguities: Ambiguity[] };
+
+type Phrase = { words: string[]; meaning: Meaning | { kind: "competition"; text: string } };
+
+/** Words as the phrase table holds them: years kept whole (`2007/08`), apostrophes gone. */
+export function words(question: string): string[] {
+  const text = question
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/['’`]s\b/g, "")
+    .replace(/['’`]/g, "");
+  return (text.match(/\d{4}\s*[/-]\s*\d{2,4}|[\p{L}\p{N}]+/gu) ?? []).map((w) =>
+    w === "mens" ? "men" : w === "womens" ? "women" : w,
+  );
+}
+
+/** The phrase table with the vocabulary's competitions, by first word, longest first. */
+const tables = new WeakMap<Vocabulary, Map<string, Phrase[]>>();
+function phraseTable(vocabulary: Vocabulary): Map<string, Phrase[]> {
+  let table = tables.get(vocabulary);
+  if (table) return table;
+  table = new Map();
+  const seen = new Set<string>();
+  const add = (phrase: string, meaning: Phrase["meaning"]) => {
+    if (seen.has(phrase)) return;
+    seen.add(phrase);
+    const list = words(phrase);
+    const first = list[0] as string;
+    const entries = table?.get(first) ?? [];
+    entries.push({ words: list, meaning });
+    table?.set(first, entries);
+  };
+  // Competitions first: a competition's name wins over the filler words inside it ("league").
+  for (const competition of vocabulary.competitions)
+    for (const form of competition.forms) add(form, { kind: "competition", text: form });
+  for (const [phrase, meaning] of basePhrases()) add(phrase, meaning);
+  for (const entries of table.values()) entries.sort((a, b) => b.words.length - a.words.length);
+  tables.set(vocabulary, table);
+  return table;
+}
+
+type Reading = {
+  statistics: Statistic[];
+  everything: boolean;
+  discipline?: "batting" | "bowling" | "fielding";
+  competition?: string;
+  competitions: Set<string>;
+  seasonNames: string[];
+  ordinal?: number;
+  seasonWord: boolean;
+  allTime: boolean;
+  limit?: number;
+  rest: string[];
+};
+
+const MAX_YEAR = 2100;
+const MIN_YEAR = 1870;
+
+/** Reads the words left to right, the longest phrase at each position first. */
+function read(question: string, vocabulary: Vocabulary): Reading {
+  const table = phraseTable(vocabulary);
+  const list = words(question);
+  const reading: Reading = {
+    statistics: [],
+    everything: false,
+    competitions: new Set(),
+    seasonNames: [],
+    seasonWord: false,
+    allTime: false,
+    rest: [],
+  };
+  for (let i = 0; i < list.length; ) {
+    const word = list[i] as string;
+    const season = yearForm(word);
+    if (season) {
+      reading.seasonNames.push(season);
+      i++;
+      continue;
+    }
+    const next = list[i + 1];
+    // "top 5", "top ten"; "5 best", "ten highest".
+    if (word === "top" && next !== undefined && limitOf(next) !== undefined) {
+      reading.limit = limitOf(next);
+      i += 2;
+      continue;
+    }
+    if (limitOf(word) !== undefined && next !== undefined && /^(best|highest|leading|top|most|biggest)$/.test(next)) {
+      reading.limit = limitOf(word);
+      i += 1;
+      continue;
+    }
+    const phrase = table.get(word)?.find((p) => p.words.every((w, k) => list[i + k] === w));
+    if (!phrase) {
+      reading.rest.push(word);
+      i++;
+      continue;
+    }
+    i += phrase.words.length;
+    const meaning = phrase.meaning;
+    if (meaning.kind === "competition") {
+      reading.competitions.add(meaning.text);
+      reading.competition = meaning.text;
+      // "IPL 9": the competition's ninth season.
+      const number = list[i] !== undefined && /^\d{1,2}$/.test(list[i] as string) ? Number(list[i]) : undefined;
+      if (number !== undefined && number >= 1) {
+        reading.ordinal = number;
+        reading.seasonWord = true;
+        i++;
+      }
+    } else if (meaning.kind === "statistic") reading.statistics.push(meaning.statistic);
+    else if (meaning.kind === "everything") reading.everything = true;
+    else if (meaning.kind === "discipline") reading.discipline = meaning.discipline;
+    else if (meaning.kind === "limit") reading.limit = meaning.limit;
+    else if (meaning.kind === "ordinal") {
+      reading.ordinal = meaning.ordinal;
+      if (/^(inaugural|debut)$/.test(word)) reading.seasonWord = true;
+    } else if (meaning.kind === "season-word") reading.seasonWord = true;
+    else if (meaning.kind === "all-time") reading.allTime = true;
+  }
+  return reading;
+}
+
+function yearForm(word: string): string | undefined {
+  if (!/^\d{4}/.test(word)) return undefined;
+  const form = seasonForm(word);
+  const year = Number(word.slice(0, 4));
+  return form && year >= MIN_YEAR && year <= MAX_YEAR ? form : undefined;
+}
+
+function limitOf(word: string): number | undefined {
+  const n = /^\d{1,3}$/.test(word) ? Number(word) : numberWord(word);
+  return n !== undefined && n >= 1 ? Math.min(n, LEADERBOARD_LIMIT.max) : undefined;
+}
+
+const noMatch = (text: string, message: string): Translation => ({
+  outcome: "no_match",
+  unmatched: [{ entity: "question", text, message }],
+});
+
+const LEADERBOARD_WORDS =
+  "most runs, most wickets, most fours, most sixes, highest batting average, highest strike rate, best bowling average, best economy rate, best bowling strike rate";
+
+export function translate(question: string, vocabulary: Vocabulary): Translation {
+  const reading = read(question, vocabulary);
+  const statistic = chosenStatistic(reading);
+  if (statistic === "several")
+    return noMatch(question, "The question asks for more than one statistic; ask for one at a time");
+  if (reading.competitions.size > 1)
+    return noMatch(question, "The question names more than one competition; ask about one at a time");
+  if (reading.seasonNames.length > 1)
+    return noMatch(question, "The question names more than one season; ask about one at a time");
+  const mention = reading.rest.join(" ");
+  const aboutCricket =
+    reading.everything ||
+    reading.allTime ||
+    reading.discipline ||
+    reading.competition ||
+    reading.seasonNames.length > 0;
+  if (!statistic && !(mention && aboutCricket))
+    return noMatch(
+      question,
+      "No statistic we publish was recognised: ask about runs, wickets, fours, sixes, averages, strike rates, economy, or a player's figures",
+    );
+  if (!reading.competition && statistic?.competition) reading.competition = statistic.competition;
+  const season = seasonOf(reading);
+  const competition = reading.competition ? { name: reading.competition } : undefined;
+  if (mention) {
+    const scope = season
+      ? { type: "season" as const, season }
+      : competition
+        ? { type: "competition" as const, competition }
+        : { type: "career" as const };
+    if (season && "ordinal" in season && !season.competition) return needsCompetition(vocabulary, question);
+    return {
+      definition: {
+        type: "participant_aggregate",
+        participant: { name: mention },
+        scope,
+        ...(statistic && !reading.everything ? { figure: statistic.figure } : {}),
+      },
+    };
+  }
+  const metric = statistic?.metric;
+  if (!metric)
+    return noMatch(
+      question,
+      `No leaderboard ranks ${statistic ? figureWords(statistic.figure).replace(/^\w+ /, "") : "that"}; leaderboards rank ${LEADERBOARD_WORDS}`,
+    );
+  if (season && !("ordinal" in season && !season.competition))
+    return { definition: leaderboard(metric, { type: "season", season }, reading.limit) };
+  if (competition && !season)
+    return { definition: leaderboard(metric, { type: "competition", competition }, reading.limit) };
+  return needsCompetition(vocabulary, question);
+}
+
+/**
+ * The one statistic asked for, read with its discipline ("bowling average", "runs conceded"
+ * as `runs` with `bowling`); undefined for none, "several" for two different ones.
+ */
+function chosenStatistic(reading: Reading): Statistic | "several" | undefined {
+  const chosen = reading.statistics.map((s) => (reading.discipline === "bowling" && s.bowling ? s.bowling : s));
+  const figures = new Set(chosen.map((s) => s.figure));
+  if (figures.size > 1) return "several";
+  return chosen[0];
+}
+
+function seasonOf(reading: Reading): SeasonReference | undefined {
+  const competition = reading.competition ? { competition: { name: reading.competition } } : {};
+  const name = reading.seasonNames[0];
+  if (name) return { ...competition, name };
+  if (reading.ordinal !== undefined && reading.seasonWord)
+    return { ...competition, ordinal: reading.ordinal } as SeasonReference;
+  return undefined;
+}
+
+const leaderboard = (
+  metric: Metric,
+  scope: Extract<QueryDefinition, { type: "leaderboard" }>["scope"],
+  limit?: number,
+) => ({ type: "leaderboard", metric, scope, ...(limit ? { limit } : {}) }) as const;
+
+/** A leaderboard, or a season counted from the first, needs a competition: the candidates. */
+function needsCompetition(vocabulary: Vocabulary, question: string): Translation {
+  const candidates = [...vocabulary.competitions]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((c) => ({ id: c.id, label: c.name }));
+  return {
+    outcome: "ambiguous",
+    ambiguities: [
+      {
+        entity: "competition",
+        text: question,
+        message: "The question names no competition or season; ask again naming one of these competitions",
+        candidates: candidates.slice(0, 10),
+        candidateCount: candidates.length,
+      },
+    ],
+  };
+}

@@ -1,0 +1,123 @@
+import type { Sql } from "../db/database.js";
+import { KNOWN_NAMES } from "./known-names.js";
+import { NameIndex, normalise } from "./names.js";
+
+/**
+ * What questions and definitions may name, read from the reference data: competitions with
+ * every way of writing them, seasons with their names and labels, and an index of players.
+ * Built once per change of the reference data (the route memoises it).
+ */
+export type Competition = { id: string; name: string; forms: string[] };
+export type Season = { id: string; competitionId: string; label: string; name: string; startDate: string | null };
+
+export type Vocabulary = {
+  competitions: Competition[];
+  /** Each competition's seasons, oldest first. */
+  seasons: Map<string, Season[]>;
+  participants: NameIndex;
+  participantNames: Map<string, string>;
+};
+
+/**
+ * Ways of writing a competition that its names do not give. The ICC's prefix, "Men's" and
+ * "The" are dropped from every name anyway (`T20 World Cup`, `Ashes`), and initials of three
+ * or more words are added (`IPL`, `WPL`, `CWC`).
+ */
+const ALIASES: Record<string, readonly string[]> = {
+  "icc men t20 world cup": ["t20 wc", "twenty20 world cup", "t20i world cup", "world cup t20"],
+  "icc women t20 world cup": ["women t20 wc", "women world t20", "women world twenty20", "women twenty20 world cup"],
+  "icc cricket world cup": ["odi world cup", "50 over world cup", "one day world cup"],
+};
+
+/** Text as questions and names are compared: `normalise`d, with `mens`/`womens` as `men`/`women`. */
+export const canonical = (text: string) => normalise(text).replace(/\b(wo)?mens\b/g, "$1men");
+
+function competitionForms(names: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const name of names) {
+    const full = canonical(name);
+    const short = full.replace(/^(icc|the) /, "").replace(/\bmen /, "");
+    for (const form of [full, short, ...(ALIASES[full] ?? [])]) forms.add(form);
+    const words = short.split(" ");
+    if (words.length >= 3) forms.add(words.map((w) => w[0]).join(""));
+  }
+  return [...forms];
+}
+
+type CompetitionRow = { competition_id: string; name: string; alternative_names: string[] };
+type SeasonRow = { season_id: string; competition_id: string; label: string; name: string; start_date: string | null };
+type ParticipantRow = { participant_id: string; name: string; alternative_names: string[]; source_ids: string[] };
+
+const knownAs = new Map(KNOWN_NAMES.map(([registerId, , names]) => [`cricsheet:participant:${registerId}`, names]));
+
+export async function loadVocabulary(sql: Sql): Promise<Vocabulary> {
+  const [competitionRows, seasonRows, participantRows] = await Promise.all([
+    sql<CompetitionRow[]>`select competition_id, name, alternative_names from competition`,
+    sql<SeasonRow[]>`
+      select season_id, competition_id, label, name, start_date::text as start_date
+      from season order by competition_id, start_date nulls last, season_id`,
+    sql<ParticipantRow[]>`select participant_id, name, alternative_names, source_ids from participant`,
+  ]);
+  const seasons = new Map<string, Season[]>();
+  for (const r of seasonRows) {
+    const list = seasons.get(r.competition_id) ?? [];
+    list.push({
+      id: r.season_id,
+      competitionId: r.competition_id,
+      label: r.label,
+      name: r.name,
+      startDate: r.start_date,
+    });
+    seasons.set(r.competition_id, list);
+  }
+  return {
+    competitions: competitionRows.map((r) => ({
+      id: r.competition_id,
+      name: r.name,
+      forms: competitionForms([r.name, ...r.alternative_names]),
+    })),
+    seasons,
+    participants: new NameIndex(
+      participantRows.map((r) => ({
+        id: r.participant_id,
+        names: [r.name, ...r.alternative_names, ...r.source_ids.flatMap((source) => knownAs.get(source) ?? [])],
+      })),
+    ),
+    participantNames: new Map(participantRows.map((r) => [r.participant_id, r.name])),
+  };
+}
+
+/** Competitions a name can mean: any of their forms written exactly (after `canonical`). */
+export function competitionsNamed(vocabulary: Vocabulary, name: string): Competition[] {
+  const typed = canonical(name);
+  return vocabulary.competitions.filter((c) => c.forms.includes(typed));
+}
+
+/**
+ * `2007-08`, `2007/2008` and `2007/08` all as `2007/08`; a single year as it is; undefined
+ * for anything else (or a second year that does not follow the first).
+ */
+export function seasonForm(text: string): string | undefined {
+  const match = /^(\d{4})(?:\s*[/-]\s*(\d{2}|\d{4}))?$/.exec(text.trim());
+  if (!match) return undefined;
+  const [, first, second] = match as unknown as [string, string, string | undefined];
+  if (second === undefined) return first;
+  const next = String(Number(first) + 1);
+  if (second !== next && second !== next.slice(2)) return undefined;
+  return `${first}/${next.slice(2)}`;
+}
+
+/** Seasons of the competitions given (all when none) whose name or source label is `form`. */
+export function seasonsNamed(vocabulary: Vocabulary, form: string, competitionIds?: readonly string[]): Season[] {
+  const ids = competitionIds ?? [...vocabulary.seasons.keys()];
+  return ids.flatMap((id) => (vocabulary.seasons.get(id) ?? []).filter((s) => s.name === form || s.label === form));
+}
+
+export const competitionName = (vocabulary: Vocabulary, id: string) =>
+  vocabulary.competitions.find((c) => c.id === id)?.name ?? id;
+
+/** "Indian Premier League 2008 (2007/08)": the competition, the season's name, its label where that differs. */
+export function seasonLabel(vocabulary: Vocabulary, season: Season): string {
+  const label = season.label !== season.name ? ` (${season.label})` : "";
+  return `${competitionName(vocabulary, season.competitionId)} ${season.name}${label}`;
+}
