@@ -19,15 +19,17 @@ export type Vocabulary = {
 };
 
 /**
- * Ways of writing a competition that its names do not give. The ICC's prefix, "Men's" and
- * "The" are dropped from every name anyway (`T20 World Cup`, `Ashes`), and initials of three
- * or more words are added (`IPL`, `WPL`, `CWC`).
+ * Ways of writing a competition that its names do not give: a competition written any way of
+ * a group is also every other way of it. (Whichever name its first imported match used
+ * became the registered one, so the group is found from any of them.) The ICC's prefix,
+ * "Men's" and "The" are dropped from every name anyway (`T20 World Cup`, `Ashes`), and the
+ * initials of three or more words are added (`IPL`, `WPL`, `CWC`).
  */
-const ALIASES: Record<string, readonly string[]> = {
-  "icc men t20 world cup": ["t20 wc", "twenty20 world cup", "t20i world cup", "world cup t20"],
-  "icc women t20 world cup": ["women t20 wc", "women world t20", "women world twenty20", "women twenty20 world cup"],
-  "icc cricket world cup": ["odi world cup", "50 over world cup", "one day world cup"],
-};
+const ALIASES: readonly (readonly string[])[] = [
+  ["t20 world cup", "world t20", "world twenty20", "t20 wc", "twenty20 world cup", "t20i world cup", "world cup t20"],
+  ["women t20 world cup", "women world t20", "women world twenty20", "women t20 wc", "women twenty20 world cup"],
+  ["cricket world cup", "world cup", "odi world cup", "one day world cup", "50 over world cup"],
+];
 
 /** Text as questions and names are compared: `normalise`d, with `mens`/`womens` as `men`/`women`. */
 export const canonical = (text: string) => normalise(text).replace(/\b(wo)?mens\b/g, "$1men");
@@ -37,10 +39,11 @@ function competitionForms(names: readonly string[]): string[] {
   for (const name of names) {
     const full = canonical(name);
     const short = full.replace(/^(icc|the) /, "").replace(/\bmen /, "");
-    for (const form of [full, short, ...(ALIASES[full] ?? [])]) forms.add(form);
+    forms.add(full).add(short);
     const words = short.split(" ");
     if (words.length >= 3) forms.add(words.map((w) => w[0]).join(""));
   }
+  for (const group of ALIASES) if (group.some((form) => forms.has(form))) for (const form of group) forms.add(form);
   return [...forms];
 }
 
