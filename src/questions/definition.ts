@@ -8,8 +8,11 @@ import { METRICS } from "../statistics/leaderboards.js";
  * by id or by name. Names are resolved against the reference data when it is evaluated.
  */
 
+/** The longest name or id a definition may give. */
+export const MAX_NAME_LENGTH = 200;
+
 const text = (description: string, example: string) =>
-  z.string().trim().min(1).max(200).openapi({ description, example });
+  z.string().trim().min(1).max(MAX_NAME_LENGTH).openapi({ description, example });
 
 const byIdOrName = <Id extends string>(what: string, idField: Id, example: { id: string; name: string }) =>
   z.union([

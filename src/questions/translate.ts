@@ -1,6 +1,6 @@
 import type { Metric } from "../statistics/leaderboards.js";
 import type { QueryDefinition, SeasonReference } from "./definition.js";
-import { LEADERBOARD_LIMIT } from "./definition.js";
+import { LEADERBOARD_LIMIT, MAX_NAME_LENGTH } from "./definition.js";
 import { figureWords } from "./paraphrase.js";
 import { basePhrases, type Meaning, numberWord, type Statistic } from "./phrases.js";
 import type { Ambiguity, Unmatched } from "./resolve.js";
@@ -183,6 +183,11 @@ export function translate(question: string, vocabulary: Vocabulary): Translation
   if (!reading.competition && statistic?.competition) reading.competition = statistic.competition;
   const season = seasonOf(reading);
   const competition = reading.competition ? { name: reading.competition } : undefined;
+  if (mention.length > MAX_NAME_LENGTH)
+    return {
+      outcome: "no_match",
+      unmatched: [{ entity: "participant", text: mention, message: "No player is known by this name" }],
+    };
   if (mention) {
     const scope = season
       ? { type: "season" as const, season }
