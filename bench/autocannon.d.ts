@@ -7,7 +7,7 @@ declare module "autocannon" {
     duration?: number;
     workers?: number;
     /** Each connection sends these in turn, again and again. */
-    requests?: { path: string }[];
+    requests?: { path: string; method?: string; body?: string; headers?: Record<string, string> }[];
   };
   type Result = {
     requests: { average: number };

@@ -74,7 +74,13 @@ export async function load(url: string, duration: number, headers: Record<string
 export async function loadCounting(
   url: string,
   duration: number,
-  options: { headers?: Record<string, string>; connections?: number; paths?: string[] },
+  options: {
+    headers?: Record<string, string>;
+    connections?: number;
+    paths?: string[];
+    /** Requests sent in turn on each connection instead of `paths` (POST bodies). */
+    requests?: { method: "POST"; path: string; body: string; headers: Record<string, string> }[];
+  },
 ): Promise<Load & { failed: number; serverErrors: number }> {
   const result = await autocannon({
     url,
@@ -83,6 +89,7 @@ export async function loadCounting(
     duration,
     workers: 1,
     ...(options.paths ? { requests: options.paths.map((path) => ({ path })) } : {}),
+    ...(options.requests ? { requests: options.requests } : {}),
   });
   return {
     requestsPerSecond: result.requests.average,

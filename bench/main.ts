@@ -10,6 +10,7 @@ import { importE2eBenchmark } from "./import-e2e.js";
 import { poolBenchmark } from "./pool.js";
 import { projectionBenchmark } from "./projection.js";
 import { provenanceBenchmark } from "./provenance.js";
+import { questionsBenchmark } from "./questions.js";
 import { readsBenchmark } from "./reads.js";
 import { scaleBenchmark } from "./scale.js";
 import { statisticsReadsBenchmark, statisticsRebuildBenchmark } from "./statistics.js";
@@ -32,6 +33,7 @@ const benchmarks: Record<string, () => Promise<Result[]>> = {
   pool: poolBenchmark,
   batches: batchesBenchmark,
   provenance: provenanceBenchmark,
+  questions: questionsBenchmark,
 };
 
 const requested = process.argv.slice(2);

@@ -20,6 +20,7 @@ describe("runtime settings", () => {
       serverSecret: undefined,
       anonymousLimits: { perSourcePerMinute: 30, platformPerMinute: 600 },
       batchesPerMinute: 10,
+      questionLimits: { perSourcePerMinute: 10, perSourcePerDay: 500, platformPerDay: 50_000 },
       trustedProxyHops: 0,
       corsOrigins: [],
     });
@@ -59,11 +60,14 @@ describe("runtime settings", () => {
   });
 
   describe("access to the reads", () => {
-    it("reads the anonymous and batch limits, trusted proxy hops, CORS origins and the server secret", () => {
+    it("reads the anonymous, batch and question limits, trusted proxy hops, CORS origins and the server secret", () => {
       const settings = loadSettings({
         ANONYMOUS_RATE_LIMIT_PER_MINUTE: "45",
         ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE: "900",
         BATCHES_PER_MINUTE: "3",
+        QUESTIONS_PER_MINUTE: "4",
+        QUESTIONS_PER_DAY: "40",
+        QUESTIONS_PLATFORM_PER_DAY: "4000",
         TRUSTED_PROXY_HOPS: "2",
         CORS_ORIGINS: " https://scores.example/ , http://localhost:5173,",
         SERVER_SECRET: "s".repeat(40),
@@ -71,6 +75,7 @@ describe("runtime settings", () => {
       expect(settings).toMatchObject({
         anonymousLimits: { perSourcePerMinute: 45, platformPerMinute: 900 },
         batchesPerMinute: 3,
+        questionLimits: { perSourcePerMinute: 4, perSourcePerDay: 40, platformPerDay: 4000 },
         trustedProxyHops: 2,
         corsOrigins: ["https://scores.example", "http://localhost:5173"],
       });
@@ -93,11 +98,12 @@ describe("runtime settings", () => {
           ANONYMOUS_RATE_LIMIT_PER_MINUTE: "0",
           ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE: "lots",
           TRUSTED_PROXY_HOPS: "11",
+          QUESTIONS_PER_DAY: "-5",
           CORS_ORIGINS: "https://scores.example/app",
           SERVER_SECRET: "short-secret",
         });
       expect(load).toThrow(
-        /SERVER_SECRET must be at least 32.*ANONYMOUS_RATE_LIMIT_PER_MINUTE must be between.*ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE must be a whole number.*TRUSTED_PROXY_HOPS must be between.*CORS_ORIGINS must be an origin/,
+        /SERVER_SECRET must be at least 32.*ANONYMOUS_RATE_LIMIT_PER_MINUTE must be between.*ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE must be a whole number.*QUESTIONS_PER_DAY must be between.*TRUSTED_PROXY_HOPS must be between.*CORS_ORIGINS must be an origin/,
       );
       expect(load).not.toThrow(/short-secret/);
     });

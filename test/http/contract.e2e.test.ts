@@ -133,7 +133,11 @@ describe("the contract checker", () => {
  * header it carries declared for that status.
  */
 /** Bodies of the operations that check theirs before anything else. */
-const EVALUATE_BODY = { type: "leaderboard", metric: "most_runs", scope: { type: "competition", competition: { name: "x" } } };
+const EVALUATE_BODY = {
+  type: "leaderboard",
+  metric: "most_runs",
+  scope: { type: "competition", competition: { name: "x" } },
+};
 const VALID_BODIES: Record<string, string> = {
   "/api/v1/query-definitions/evaluate": JSON.stringify(EVALUATE_BODY),
   "/api/v1/natural-language-queries": JSON.stringify({ question: "most runs in the IPL" }),
