@@ -81,7 +81,7 @@ const STATISTICS: [phrases: string, meaning: Meaning][] = [
   ["maidens|maiden|maiden overs|maiden over", statistic(undefined, "bowling.maidens")],
   ["runs conceded|runs given|runs leaked", statistic(undefined, "bowling.runs")],
   [
-    "best figures|best bowling|best bowling figures|best bowling figure|bbi",
+    "best figures|best bowling figures|best bowling figure|bbi",
     statistic(undefined, "bowling.bestFigures"),
   ],
   [
@@ -121,9 +121,9 @@ const OTHERS: [phrases: string, meaning: Meaning][] = [
     { kind: "everything" },
   ],
   ["batting|batsman|batsmen|batter|batters|bat", { kind: "discipline", discipline: "batting" }],
-  ["bowling|bowler|bowlers|bowl|bowled", { kind: "discipline", discipline: "bowling" }],
+  ["bowling|bowler|bowlers|bowl|bowled|concede|conceded|concedes|conceding", { kind: "discipline", discipline: "bowling" }],
   ["fielding|fielder|fielders|wicketkeeper|wicket keeper|keeper", { kind: "discipline", discipline: "fielding" }],
-  ["last|latest|most recent|recent|current|this|newest|last ever|final", { kind: "ordinal", ordinal: -1 }],
+  ["last|latest|most recent|recent|current|this|newest", { kind: "ordinal", ordinal: -1 }],
   ["season|seasons|edition|editions|tournament|year|series|campaign", { kind: "season-word" }],
   [
     "career|ever|all time|alltime|of all time|overall|history|in history|lifetime|so far|till date|to date|until now|in total|total|altogether|combined|across seasons|all seasons|every season",

@@ -27,7 +27,9 @@ export function words(question: string): string[] {
     .replace(/\p{M}/gu, "")
     .toLowerCase()
     .replace(/['’`]s\b/g, "")
-    .replace(/['’`]/g, "");
+    .replace(/['’`]/g, "")
+    // "IPL2016": the competition and the year.
+    .replace(/(\p{L})(\d{4})\b/gu, "$1 $2");
   return (text.match(/\d{4}\s*[/-]\s*\d{2,4}|[\p{L}\p{N}]+/gu) ?? []).map((w) =>
     w === "mens" ? "men" : w === "womens" ? "women" : w,
   );

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { METRICS } from "../../src/statistics/leaderboards.js";
 import { cricsheetFile } from "../support/cricsheet.js";
 import { openQuestionApi, type QuestionApi } from "../support/questions.js";
 import { SHIPPED_MATCHES } from "./shipped-data.js";
@@ -36,17 +37,7 @@ const QUESTIONS = JSON.parse(readFileSync(new URL("./questions.json", import.met
 
 /** Tags every kind of question the set must cover, each at least three times. */
 const COVERED = [
-  ...[
-    "most_runs",
-    "most_wickets",
-    "most_fours",
-    "most_sixes",
-    "highest_batting_average",
-    "highest_strike_rate",
-    "best_bowling_average",
-    "best_economy_rate",
-    "best_bowling_strike_rate",
-  ].map((metric) => `metric:${metric}`),
+  ...METRICS.map((metric) => `metric:${metric}`),
   "figure",
   "scope:season",
   "scope:competition",
