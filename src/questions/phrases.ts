@@ -23,6 +23,8 @@ export type Meaning =
   | { kind: "ordinal"; ordinal: number }
   | { kind: "season-word" }
   | { kind: "all-time" }
+  | { kind: "role" }
+  | { kind: "unknown-competition" }
   | { kind: "filler" };
 
 const statistic = (metric: Metric | undefined, figure: FigurePath, bowling?: Statistic): Meaning => ({
@@ -48,7 +50,7 @@ const STATISTICS: [phrases: string, meaning: Meaning][] = [
     statistic("most_wickets", "bowling.wickets"),
   ],
   ["purple cap|purple cap winner|purple cap holder", ipl("most_wickets", "bowling.wickets")],
-  ["sixes|six|6s|maximums|sixers", statistic("most_sixes", "batting.sixes")],
+  ["sixes|six|6s|maximums|sixers|six hitters|six hitter", statistic("most_sixes", "batting.sixes")],
   ["fours|4s|boundaries", statistic("most_fours", "batting.fours")],
   [
     "average|averages|avg|batting average|batting averages",
@@ -61,7 +63,7 @@ const STATISTICS: [phrases: string, meaning: Meaning][] = [
   ],
   ["bowling strike rate|bowling strike rates", statistic(BOWLING_STRIKE_RATE.metric, BOWLING_STRIKE_RATE.figure)],
   [
-    "economy|economy rate|economy rates|economical|most economical|econ|runs per over",
+    "economy|economy rate|economy rates|economical|most economical|economically|most economically|econ|runs per over",
     statistic("best_economy_rate", "bowling.economy"),
   ],
   ["matches|match|games|appearances|matches played|games played", statistic(undefined, "matches")],
@@ -80,10 +82,7 @@ const STATISTICS: [phrases: string, meaning: Meaning][] = [
   ["overs|overs bowled", statistic(undefined, "bowling.overs")],
   ["maidens|maiden|maiden overs|maiden over", statistic(undefined, "bowling.maidens")],
   ["runs conceded|runs given|runs leaked", statistic(undefined, "bowling.runs")],
-  [
-    "best figures|best bowling figures|best bowling figure|bbi",
-    statistic(undefined, "bowling.bestFigures"),
-  ],
+  ["best figures|best bowling figures|best bowling figure|bbi", statistic(undefined, "bowling.bestFigures")],
   [
     "four wicket hauls|four wicket haul|4 wicket hauls|4 wicket haul|four fors|4 fors|four wickets in an innings",
     statistic(undefined, "bowling.fourWickets"),
@@ -120,9 +119,22 @@ const OTHERS: [phrases: string, meaning: Meaning][] = [
     "stats|statistics|stat|record|records|figures|numbers|profile|summary|career stats|career record|overall record|all stats|every stat",
     { kind: "everything" },
   ],
-  ["batting|batsman|batsmen|batter|batters|bat", { kind: "discipline", discipline: "batting" }],
-  ["bowling|bowler|bowlers|bowl|bowled|concede|conceded|concedes|conceding", { kind: "discipline", discipline: "bowling" }],
-  ["fielding|fielder|fielders|wicketkeeper|wicket keeper|keeper", { kind: "discipline", discipline: "fielding" }],
+  ["batting|batsman|batsmen|batter|batters|bat|with the bat", { kind: "discipline", discipline: "batting" }],
+  [
+    "bowling|bowler|bowlers|bowl|bowled|concede|conceded|concedes|conceding|with the ball",
+    { kind: "discipline", discipline: "bowling" },
+  ],
+  ["fielding|fielder|fielders", { kind: "discipline", discipline: "fielding" }],
+  // Roles and groups no read can filter by: answering without them would answer another question.
+  [
+    "wicketkeeper|wicketkeepers|wicket keeper|wicket keepers|keeper|keepers|captain|captains|opener|openers|all rounder|all rounders|allrounder|allrounders|spinner|spinners|pacer|pacers|seamer|seamers|fast bowler|fast bowlers|overseas|uncapped|foreign|left hander|left handers|right hander|right handers|debutant|debutants",
+    { kind: "role" },
+  ],
+  // Competitions we hold no data of: named, so the answer says so instead of looking for a player.
+  [
+    "big bash|big bash league|bbl|psl|pakistan super league|cpl|caribbean premier league|the hundred|sa20|ilt20|bpl|bangladesh premier league|lpl|lanka premier league|major league cricket|mlc|county championship|sheffield shield|ranji trophy|vitality blast|t20 blast|super smash",
+    { kind: "unknown-competition" },
+  ],
   ["last|latest|most recent|recent|current|this|newest", { kind: "ordinal", ordinal: -1 }],
   ["season|seasons|edition|editions|tournament|year|series|campaign", { kind: "season-word" }],
   [
@@ -139,6 +151,8 @@ const OTHERS: [phrases: string, meaning: Meaning][] = [
       "player players cricketer cricketers and with his her their its rank ranking rankings leaderboard table chart",
       "league premier winner winners won win award holder holders list so far till until now as of",
       "men women mens womens man woman had have got there any ever stand stands standing currently",
+      "across among amongst hitters hitter leaders leader topped tops charts chart played play plays playing",
+      "face faced facing times time during throughout entire whole",
     ]
       .join(" ")
       .replaceAll(" ", "|"),

@@ -53,7 +53,10 @@ function phraseTable(vocabulary: Vocabulary): Map<string, Phrase[]> {
   };
   // Competitions first: a competition's name wins over the filler words inside it ("league").
   for (const competition of vocabulary.competitions)
-    for (const form of competition.forms) add(form, { kind: "competition", text: form });
+    for (const form of competition.forms) {
+      add(form, { kind: "competition", text: form });
+      add(`${form}s`, { kind: "competition", text: form });
+    }
   for (const [phrase, meaning] of basePhrases()) add(phrase, meaning);
   for (const entries of table.values()) entries.sort((a, b) => b.words.length - a.words.length);
   tables.set(vocabulary, table);
@@ -70,6 +73,8 @@ type Reading = {
   ordinal?: number;
   seasonWord: boolean;
   allTime: boolean;
+  role?: string;
+  unknownCompetition?: string;
   limit?: number;
   rest: string[];
 };
@@ -90,6 +95,7 @@ function read(question: string, vocabulary: Vocabulary): Reading {
     allTime: false,
     rest: [],
   };
+  let ordinalEnd = -1;
   for (let i = 0; i < list.length; ) {
     const word = list[i] as string;
     const season = yearForm(word);
@@ -116,11 +122,15 @@ function read(question: string, vocabulary: Vocabulary): Reading {
       i++;
       continue;
     }
+    const start = i;
+    const text = list.slice(i, i + phrase.words.length).join(" ");
     i += phrase.words.length;
     const meaning = phrase.meaning;
     if (meaning.kind === "competition") {
       reading.competitions.add(meaning.text);
       reading.competition = meaning.text;
+      // "the first IPL", "the last T20 World Cup": a season.
+      if (start === ordinalEnd) reading.seasonWord = true;
       // "IPL 9": the competition's ninth season.
       const number = list[i] !== undefined && /^\d{1,2}$/.test(list[i] as string) ? Number(list[i]) : undefined;
       if (number !== undefined && number >= 1) {
@@ -134,9 +144,12 @@ function read(question: string, vocabulary: Vocabulary): Reading {
     else if (meaning.kind === "limit") reading.limit = meaning.limit;
     else if (meaning.kind === "ordinal") {
       reading.ordinal = meaning.ordinal;
+      ordinalEnd = i;
       if (/^(inaugural|debut)$/.test(word)) reading.seasonWord = true;
     } else if (meaning.kind === "season-word") reading.seasonWord = true;
     else if (meaning.kind === "all-time") reading.allTime = true;
+    else if (meaning.kind === "role") reading.role = text;
+    else if (meaning.kind === "unknown-competition") reading.unknownCompetition = text;
   }
   return reading;
 }
@@ -163,6 +176,18 @@ const LEADERBOARD_WORDS =
 
 export function translate(question: string, vocabulary: Vocabulary): Translation {
   const reading = read(question, vocabulary);
+  if (reading.unknownCompetition)
+    return {
+      outcome: "no_match",
+      unmatched: [
+        { entity: "competition", text: reading.unknownCompetition, message: "We hold no data of this competition" },
+      ],
+    };
+  if (reading.role)
+    return noMatch(
+      question,
+      `No read can pick out players by a role or group ("${reading.role}"); ask about all players`,
+    );
   const statistic = chosenStatistic(reading);
   if (statistic === "several")
     return noMatch(question, "The question asks for more than one statistic; ask for one at a time");

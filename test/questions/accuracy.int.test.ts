@@ -153,7 +153,10 @@ async function check({ expected }: Question, answer: Answer): Promise<string | u
       : `no_match on ${answer.unmatched?.[0]?.entity}`;
   const [ambiguity] = answer.ambiguities ?? [];
   if (ambiguity?.entity !== expected.entity) return `ambiguous on ${ambiguity?.entity}`;
-  const candidates = (ambiguity?.candidates ?? []).map((c) => c.label.split(",")[0]).sort();
+  // A candidate's name: its label without the seasons and matches of a player or the source label of a season.
+  const candidates = (ambiguity?.candidates ?? [])
+    .map((c) => (c.label.split(",")[0] as string).replace(/ \(.*\)$/, ""))
+    .sort();
   if (expected.candidates.length > 0 && JSON.stringify(candidates) !== JSON.stringify([...expected.candidates].sort()))
     return `candidates ${candidates.join(" / ")}`;
   return undefined;
