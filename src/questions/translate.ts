@@ -1,7 +1,7 @@
 import type { Metric } from "../statistics/leaderboards.js";
 import type { QueryDefinition, SeasonReference } from "./definition.js";
 import { LEADERBOARD_LIMIT, MAX_NAME_LENGTH } from "./definition.js";
-import { figureWords } from "./paraphrase.js";
+import { figureWords, METRIC_WORDS } from "./paraphrase.js";
 import { basePhrases, type Meaning, numberWord, type Statistic } from "./phrases.js";
 import type { Ambiguity, Unmatched } from "./resolve.js";
 import { seasonForm, type Vocabulary } from "./vocabulary.js";
@@ -166,23 +166,17 @@ function limitOf(word: string): number | undefined {
   return n !== undefined && n >= 1 ? Math.min(n, LEADERBOARD_LIMIT.max) : undefined;
 }
 
-const noMatch = (text: string, message: string): Translation => ({
+const noMatch = (text: string, message: string, entity: Unmatched["entity"] = "question"): Translation => ({
   outcome: "no_match",
-  unmatched: [{ entity: "question", text, message }],
+  unmatched: [{ entity, text, message }],
 });
 
-const LEADERBOARD_WORDS =
-  "most runs, most wickets, most fours, most sixes, highest batting average, highest strike rate, best bowling average, best economy rate, best bowling strike rate";
+const LEADERBOARD_WORDS = Object.values(METRIC_WORDS).join(", ");
 
 export function translate(question: string, vocabulary: Vocabulary): Translation {
   const reading = read(question, vocabulary);
   if (reading.unknownCompetition)
-    return {
-      outcome: "no_match",
-      unmatched: [
-        { entity: "competition", text: reading.unknownCompetition, message: "We hold no data of this competition" },
-      ],
-    };
+    return noMatch(reading.unknownCompetition, "We hold no data of this competition", "competition");
   if (reading.role)
     return noMatch(
       question,
@@ -210,11 +204,7 @@ export function translate(question: string, vocabulary: Vocabulary): Translation
   if (!reading.competition && statistic?.competition) reading.competition = statistic.competition;
   const season = seasonOf(reading);
   const competition = reading.competition ? { name: reading.competition } : undefined;
-  if (mention.length > MAX_NAME_LENGTH)
-    return {
-      outcome: "no_match",
-      unmatched: [{ entity: "participant", text: mention, message: "No player is known by this name" }],
-    };
+  if (mention.length > MAX_NAME_LENGTH) return noMatch(mention, "No player is known by this name", "participant");
   if (mention) {
     const scope = season
       ? { type: "season" as const, season }
