@@ -6,7 +6,7 @@
  *
  * Matching runs in levels and stops at the first that finds anyone, so a closer reading
  * always wins over a looser one: the whole name; given names or initials with a surname; a
- * lone surname or first name; then the same with each word allowed one or two typing slips.
+ * lone surname or first name; then the same with each longer word allowed one or two typing slips.
  */
 
 /** Lower case, accents and apostrophes gone, every other non-letter a space, spaces single. */
@@ -136,15 +136,26 @@ function add(map: Map<string, Set<string>>, key: string, id: string) {
 }
 
 /**
- * A typing slip or two: words of 4 to 7 letters within one edit, longer ones within two, an
+ * A typing slip or two: words of 5 to 7 letters within one edit, longer ones within two, an
  * edit being an insertion, a deletion, a substitution or two neighbours swapped (Damerau
- * distance). Shorter words must be typed exactly: `Rana` is not `Raina`... nor is it near.
+ * distance). Four-letter words may only have two neighbours swapped (`Kuar` for Kaur): other
+ * slips turn too many ordinary words into a surname ("held" into Head, "rena" into Rana).
+ * Shorter words must be typed exactly.
  */
 export function withinSlips(typed: string, known: string): boolean {
   if (typed.length < 4 || known.length < 4) return false;
+  if (typed.length === 4 || known.length === 4) return swapped(typed, known);
   const allowed = Math.min(typed.length, known.length) >= 8 ? 2 : 1;
   if (Math.abs(typed.length - known.length) > allowed) return false;
   return damerau(typed, known, allowed) <= allowed;
+}
+
+/** The same letters but for one pair of neighbours swapped. */
+function swapped(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  const differ = [...a].flatMap((letter, i) => (letter === b[i] ? [] : [i]));
+  const [first, second] = differ as [number, number];
+  return differ.length === 2 && second === first + 1 && a[first] === b[second] && a[second] === b[first];
 }
 
 /** Optimal-string-alignment distance, stopping once every cell of a row exceeds `bound`. */

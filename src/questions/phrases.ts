@@ -25,6 +25,7 @@ export type Meaning =
   | { kind: "all-time" }
   | { kind: "role" }
   | { kind: "unknown-competition" }
+  | { kind: "comparison" }
   | { kind: "filler" };
 
 const statistic = (metric: Metric | undefined, figure: FigurePath, bowling?: Statistic): Meaning => ({
@@ -58,7 +59,7 @@ const STATISTICS: [phrases: string, meaning: Meaning][] = [
   ],
   ["bowling average|bowling averages", statistic(BOWLING_AVERAGE.metric, BOWLING_AVERAGE.figure)],
   [
-    "strike rate|strike rates|strikerate|batting strike rate",
+    "strike rate|strike rates|strikerate|batting strike rate|sr",
     statistic("highest_strike_rate", "batting.strikeRate", BOWLING_STRIKE_RATE),
   ],
   ["bowling strike rate|bowling strike rates", statistic(BOWLING_STRIKE_RATE.metric, BOWLING_STRIKE_RATE.figure)],
@@ -130,6 +131,7 @@ const OTHERS: [phrases: string, meaning: Meaning][] = [
     "wicketkeeper|wicketkeepers|wicket keeper|wicket keepers|keeper|keepers|captain|captains|opener|openers|all rounder|all rounders|allrounder|allrounders|spinner|spinners|pacer|pacers|seamer|seamers|fast bowler|fast bowlers|overseas|uncapped|foreign|left hander|left handers|right hander|right handers|debutant|debutants",
     { kind: "role" },
   ],
+  ["vs|versus|compare|compared|comparison|or|head to head", { kind: "comparison" }],
   // Competitions we hold no data of: named, so the answer says so instead of looking for a player.
   [
     "big bash|big bash league|bbl|psl|pakistan super league|cpl|caribbean premier league|the hundred|sa20|ilt20|bpl|bangladesh premier league|lpl|lanka premier league|major league cricket|mlc|county championship|sheffield shield|ranji trophy|vitality blast|t20 blast|super smash",
@@ -152,13 +154,16 @@ const OTHERS: [phrases: string, meaning: Meaning][] = [
       "league premier winner winners won win award holder holders list so far till until now as of",
       "men women mens womens man woman had have got there any ever stand stands standing currently",
       "across among amongst hitters hitter leaders leader topped tops charts chart played play plays playing",
-      "face faced facing times time during throughout entire whole",
+      "face faced facing times time during throughout entire whole all held hold holds holding",
     ]
       .join(" ")
       .replaceAll(" ", "|"),
     { kind: "filler" },
   ],
 ];
+
+/** Phrases that are also initials people write names with: `SR` is a strike rate, `SR Watson` a player. */
+export const ALSO_INITIALS = new Set(["sr"]);
 
 /** Every phrase with its meaning. */
 export function basePhrases(): [phrase: string, meaning: Meaning][] {

@@ -2,7 +2,7 @@ import type { Metric } from "../statistics/leaderboards.js";
 import type { QueryDefinition, SeasonReference } from "./definition.js";
 import { LEADERBOARD_LIMIT, MAX_NAME_LENGTH } from "./definition.js";
 import { figureWords, METRIC_WORDS } from "./paraphrase.js";
-import { basePhrases, type Meaning, numberWord, type Statistic } from "./phrases.js";
+import { ALSO_INITIALS, basePhrases, type Meaning, numberWord, type Statistic } from "./phrases.js";
 import type { Ambiguity, Unmatched } from "./resolve.js";
 import { seasonForm, type Vocabulary } from "./vocabulary.js";
 
@@ -75,6 +75,7 @@ type Reading = {
   allTime: boolean;
   role?: string;
   unknownCompetition?: string;
+  comparison?: string;
   limit?: number;
   rest: string[];
 };
@@ -117,7 +118,9 @@ function read(question: string, vocabulary: Vocabulary): Reading {
       continue;
     }
     const phrase = table.get(word)?.find((p) => p.words.every((w, k) => list[i + k] === w));
-    if (!phrase) {
+    // Before a word no phrase starts with, initials: "SR Watson".
+    const initials = ALSO_INITIALS.has(word) && next !== undefined && !table.has(next) && !yearForm(next);
+    if (!phrase || initials) {
       reading.rest.push(word);
       i++;
       continue;
@@ -150,6 +153,7 @@ function read(question: string, vocabulary: Vocabulary): Reading {
     else if (meaning.kind === "all-time") reading.allTime = true;
     else if (meaning.kind === "role") reading.role = text;
     else if (meaning.kind === "unknown-competition") reading.unknownCompetition = text;
+    else if (meaning.kind === "comparison") reading.comparison = text;
   }
   return reading;
 }
@@ -182,6 +186,11 @@ export function translate(question: string, vocabulary: Vocabulary): Translation
       question,
       `No read can pick out players by a role or group ("${reading.role}"); ask about all players`,
     );
+  if (reading.comparison)
+    return noMatch(
+      question,
+      `Comparisons ("${reading.comparison}") are not answered; ask about one player or one table at a time`,
+    );
   const statistic = chosenStatistic(reading);
   if (statistic === "several")
     return noMatch(question, "The question asks for more than one statistic; ask for one at a time");
@@ -190,13 +199,10 @@ export function translate(question: string, vocabulary: Vocabulary): Translation
   if (reading.seasonNames.length > 1)
     return noMatch(question, "The question names more than one season; ask about one at a time");
   const mention = reading.rest.join(" ");
-  const aboutCricket =
-    reading.everything ||
-    reading.allTime ||
-    reading.discipline ||
-    reading.competition ||
-    reading.seasonNames.length > 0;
-  if (!statistic && !(mention && aboutCricket))
+  // Without a statistic, only a request for figures ("stats", "career", "batting") asks for a
+  // player's every figure: a competition or a year alone does not ("when does the IPL final start").
+  const asksForFigures = reading.everything || reading.allTime || reading.discipline !== undefined;
+  if (!statistic && !(mention && asksForFigures))
     return noMatch(
       question,
       "No statistic we publish was recognised: ask about runs, wickets, fours, sixes, averages, strike rates, economy, or a player's figures",

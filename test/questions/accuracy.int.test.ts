@@ -33,7 +33,10 @@ type Expected =
   | { outcome: "ambiguous"; entity: string; candidates: string[] }
   | { outcome: "no_match"; entity: string };
 type Question = { question: string; tags: string[]; expected: Expected };
-const QUESTIONS = JSON.parse(readFileSync(new URL("./questions.json", import.meta.url), "utf8")) as Question[];
+const questionSet = (file: string) => JSON.parse(readFileSync(new URL(file, import.meta.url), "utf8")) as Question[];
+/** Written with the translator at hand, and written blind to it (docs/queries.md, "Accuracy"). */
+const QUESTIONS = questionSet("./questions.json");
+const HELD_OUT = questionSet("./held-out.json");
 
 /** Tags every kind of question the set must cover, each at least three times. */
 const COVERED = [
@@ -168,23 +171,29 @@ describe("the question set", () => {
     const counts = new Map<string, number>();
     for (const q of QUESTIONS) for (const tag of q.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
     expect(COVERED.filter((tag) => (counts.get(tag) ?? 0) < 3)).toEqual([]);
-    expect(new Set(QUESTIONS.map((q) => q.question)).size).toBe(QUESTIONS.length);
+    const all = [...QUESTIONS, ...HELD_OUT].map((q) => q.question);
+    expect(new Set(all).size).toBe(all.length);
   });
 
   it("is answered at least 95% right, and every miss is listed in docs/queries.md", async () => {
     const misses: { question: string; why: string }[] = [];
-    for (const question of QUESTIONS) {
-      const res = await api.post("/api/v1/natural-language-queries", { question: question.question });
-      expect(res.status, `${question.question}: ${res.text}`).toBe(200);
-      const why = await check(question, (res.body as { data: Answer }).data);
-      if (why) misses.push({ question: question.question, why });
+    for (const [name, set] of [
+      ["question set", QUESTIONS],
+      ["held-out set", HELD_OUT],
+    ] as const) {
+      const before = misses.length;
+      for (const question of set) {
+        const res = await api.post("/api/v1/natural-language-queries", { question: question.question });
+        expect(res.status, `${question.question}: ${res.text}`).toBe(200);
+        const why = await check(question, (res.body as { data: Answer }).data);
+        if (why) misses.push({ question: question.question, why });
+      }
+      const right = set.length - (misses.length - before);
+      console.log(`${name}: ${right} of ${set.length} right (${((right / set.length) * 100).toFixed(1)}%)`);
     }
-    const accuracy = 1 - misses.length / QUESTIONS.length;
-    console.log(
-      `question set: ${QUESTIONS.length - misses.length} of ${QUESTIONS.length} right (${(accuracy * 100).toFixed(1)}%)`,
-      ...misses.map((m) => `\n  miss: ${m.question} — ${m.why}`),
-    );
-    expect(accuracy).toBeGreaterThanOrEqual(0.95);
+    for (const miss of misses) console.log(`  miss: ${miss.question} — ${miss.why}`);
+    const total = QUESTIONS.length + HELD_OUT.length;
+    expect(1 - misses.length / total).toBeGreaterThanOrEqual(0.95);
     const documented = readFileSync(new URL("../../docs/queries.md", import.meta.url), "utf8");
     expect(misses.filter((m) => !documented.includes(m.question)).map((m) => m.question)).toEqual([]);
   });
