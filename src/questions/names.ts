@@ -42,46 +42,69 @@ function formOf(id: string, name: string): Form | undefined {
   return { id, initials: tokens.map((t) => t[0]).join(""), given: tokens.slice(0, 1), surname: tokens.slice(1) };
 }
 
-export type NameMatch = { ids: string[]; level: "exact" | "initials" | "single" | "near" };
-
 type Same = (typed: string, known: string) => boolean;
 const equal: Same = (a, b) => a === b;
 const near: Same = (typed, known) => typed === known || withinSlips(typed, known);
 
+/** No name has more words than this (`Mahendra Singh Dhoni`): longer text is no name. */
+const MAX_WORDS = 5;
+
+/** A typed first word that is a first name, not initials: "Rahul", not "MS" or "YBK". */
+const isFirstName = (word: string) => word.length >= 3 && /[aeiou]/.test(word);
+
 export class NameIndex {
   readonly #exact = new Map<string, Set<string>>();
   readonly #forms: Form[] = [];
+  /** The first names each player is known by, where any is known. */
+  readonly #firstNames = new Map<string, string[]>();
 
   constructor(people: Iterable<NamedPerson>) {
     for (const person of people)
       for (const name of person.names) {
         add(this.#exact, normalise(name), person.id);
         const form = formOf(person.id, name);
-        if (form) this.#forms.push(form);
+        if (!form) continue;
+        this.#forms.push(form);
+        const first = form.given?.[0];
+        if (first) this.#firstNames.set(person.id, [...(this.#firstNames.get(person.id) ?? []), first]);
       }
   }
 
-  /** Everyone the text could name at the closest level that finds anyone; no ids when none. */
-  find(text: string): NameMatch {
+  /** Everyone the text could name at the closest level that finds anyone; none when no one. */
+  find(text: string): string[] {
     const typed = normalise(text);
     const words = typed.split(" ").filter(Boolean);
-    if (words.length === 0) return { ids: [], level: "exact" };
+    if (words.length === 0 || words.length > MAX_WORDS) return [];
     const exact = this.#exact.get(typed);
-    if (exact) return { ids: [...exact], level: "exact" };
-    for (const [level, same] of [
-      ["initials", equal],
-      ["near", near],
-    ] as const) {
+    if (exact) return [...exact];
+    for (const same of [equal, near]) {
       const ids = this.#matching(words, same);
-      if (ids.size > 0) return { ids: [...ids], level: level === "initials" && words.length === 1 ? "single" : level };
+      if (ids.length > 0) return ids;
     }
-    return { ids: [], level: "near" };
+    return [];
   }
 
-  #matching(words: string[], same: Same): Set<string> {
+  /**
+   * Forms the words match; a player whose first name is known must have that one when a first
+   * name is typed: "Rahul Sharma" is not RG Sharma, known as Rohit, though both start with R.
+   */
+  #matching(words: string[], same: Same): string[] {
+    const typedFirst = words.length > 1 && isFirstName(words[0] as string) ? (words[0] as string) : undefined;
     const ids = new Set<string>();
-    for (const form of this.#forms) if (matches(form, words, same)) ids.add(form.id);
-    return ids;
+    for (const form of this.#forms) {
+      const how = matches(form, words, same);
+      if (how === "surname" || (how === "named" && this.#mayBeCalled(form.id, typedFirst))) ids.add(form.id);
+    }
+    return [...ids];
+  }
+
+  /** "Glen" or "Ash" for Glenn or Ashleigh, a slip in a long one; anything when none is known. */
+  #mayBeCalled(id: string, typedFirst: string | undefined): boolean {
+    const known = this.#firstNames.get(id);
+    if (typedFirst === undefined || known === undefined) return true;
+    return known.some(
+      (first) => first.startsWith(typedFirst) || typedFirst.startsWith(first) || withinSlips(typedFirst, first),
+    );
   }
 }
 
@@ -91,27 +114,23 @@ export class NameIndex {
  * (`Virat` or `V` for `V Kohli`, `MS` or `Mahendra Singh` for `MS Dhoni`, `R` for `RG
  * Sharma`); one word alone may also be a first name (`Yuvraj`).
  */
-function matches(form: Form, words: string[], same: Same): boolean {
+function matches(form: Form, words: string[], same: Same): "surname" | "named" | undefined {
   if (words.length === 1) {
     const word = words[0] as string;
-    return (
-      endsWith(form.surname, words, same) ||
-      (form.given !== null && form.given.length > 0 && same(word, form.given[0] as string))
-    );
+    if (endsWith(form.surname, words, same)) return "surname";
+    return form.given?.[0] !== undefined && same(word, form.given[0]) ? "named" : undefined;
   }
   // Every word the surname: `de Villiers`, `Al Hasan`.
   if (
     words.length < form.surname.length + (form.given === null ? 1 : form.given.length) &&
     endsWith(form.surname, words, same)
   )
-    return true;
-  for (let split = 1; split < words.length; split++) {
-    const surname = words.slice(split);
-    if (!endsWith(form.surname, surname, same) || surname.length > form.surname.length) continue;
-    const given = words.slice(0, split);
-    if (givenAgrees(form, given, same)) return true;
+    return "surname";
+  for (let split = Math.max(1, words.length - form.surname.length); split < words.length; split++) {
+    if (!endsWith(form.surname, words.slice(split), same)) continue;
+    if (givenAgrees(form, words.slice(0, split), same)) return "named";
   }
-  return false;
+  return undefined;
 }
 
 function givenAgrees(form: Form, given: string[], same: Same): boolean {

@@ -26,6 +26,10 @@ export type Meaning =
   | { kind: "role" }
   | { kind: "unknown-competition" }
   | { kind: "comparison" }
+  | { kind: "conjunction" }
+  | { kind: "direction"; direction: "high" | "low" | "worst" }
+  | { kind: "gender"; women: boolean }
+  | { kind: "possessive" }
   | { kind: "filler" };
 
 const statistic = (metric: Metric | undefined, figure: FigurePath, bowling?: Statistic): Meaning => ({
@@ -98,7 +102,7 @@ const STATISTICS: [phrases: string, meaning: Meaning][] = [
 ];
 
 const ORDINALS = [
-  "first|1st|inaugural|opening|debut",
+  "first|1st|inaugural",
   "second|2nd",
   "third|3rd",
   "fourth|4th",
@@ -122,16 +126,26 @@ const OTHERS: [phrases: string, meaning: Meaning][] = [
   ],
   ["batting|batsman|batsmen|batter|batters|bat|with the bat", { kind: "discipline", discipline: "batting" }],
   [
-    "bowling|bowler|bowlers|bowl|bowled|concede|conceded|concedes|conceding|with the ball",
+    "bowling|bowler|bowlers|bowl|concede|conceded|concedes|conceding|with the ball",
     { kind: "discipline", discipline: "bowling" },
   ],
   ["fielding|fielder|fielders", { kind: "discipline", discipline: "fielding" }],
   // Roles and groups no read can filter by: answering without them would answer another question.
   [
-    "wicketkeeper|wicketkeepers|wicket keeper|wicket keepers|keeper|keepers|captain|captains|opener|openers|all rounder|all rounders|allrounder|allrounders|spinner|spinners|pacer|pacers|seamer|seamers|fast bowler|fast bowlers|overseas|uncapped|foreign|left hander|left handers|right hander|right handers|debutant|debutants",
+    "opening batsman|opening batsmen|opening batter|opening batters|opening pair|opening partnership|debut|debuts|debutant|wicketkeeper|wicketkeepers|wicket keeper|wicket keepers|keeper|keepers|captain|captains|opener|openers|all rounder|all rounders|allrounder|allrounders|spinner|spinners|pacer|pacers|seamer|seamers|fast bowler|fast bowlers|overseas|uncapped|foreign|left hander|left handers|right hander|right handers|debutants",
     { kind: "role" },
   ],
   ["vs|versus|compare|compared|comparison|or|head to head", { kind: "comparison" }],
+  // Between two names, two players ("Krunal and Hardik Pandya"); elsewhere nothing ("runs and wickets").
+  ["and|&", { kind: "conjunction" }],
+  // Which end of a table: leaderboards rank only the best, so the other end is refused.
+  ["highest|most|biggest|greatest|maximum|max|higher|more", { kind: "direction", direction: "high" }],
+  ["lowest|fewest|least|minimum|min|lower|less|fewer", { kind: "direction", direction: "low" }],
+  ["worst|poorest|weakest", { kind: "direction", direction: "worst" }],
+  ["women|woman|ladies|female|girls", { kind: "gender", women: true }],
+  ["men|man|male", { kind: "gender", women: false }],
+  // "his first season" counts the player's seasons, which no read does.
+  ["his|her|their", { kind: "possessive" }],
   // Competitions we hold no data of: named, so the answer says so instead of looking for a player.
   [
     "big bash|big bash league|bbl|psl|pakistan super league|cpl|caribbean premier league|the hundred|sa20|ilt20|bpl|bangladesh premier league|lpl|lanka premier league|major league cricket|mlc|county championship|sheffield shield|ranji trophy|vitality blast|t20 blast|super smash",
@@ -148,13 +162,12 @@ const OTHERS: [phrases: string, meaning: Meaning][] = [
       "who whom whose what whats which when where how many much was were is are be been being the a an of in at on for",
       "to by from during did does do done has have had got get gets getting take took taken takes taking",
       "score scored scores scoring hit hits hitting smash smashed smashing make made makes making claim claimed",
-      "bag bagged pick picked picking up most highest best top leading lowest greatest biggest fewest least number no",
-      "tally me show tell give list find please whos i want know about can you could would like see",
-      "player players cricketer cricketers and with his her their its rank ranking rankings leaderboard table chart",
-      "league premier winner winners won win award holder holders list so far till until now as of",
-      "men women mens womens man woman had have got there any ever stand stands standing currently",
-      "across among amongst hitters hitter leaders leader topped tops charts chart played play plays playing",
-      "face faced facing times time during throughout entire whole all held hold holds holding",
+      "bag bagged pick picked picking up best top leading number no tally me show tell give list find please",
+      "whos i want know about can you could would like see player players cricketer cricketers with its",
+      "rank ranking rankings leaderboard table chart charts league premier winner winners won win award holder",
+      "holders as of there any stand stands standing currently across among amongst hitters hitter leaders",
+      "leader topped tops played play plays playing face faced facing times time during throughout entire",
+      "whole all held hold holds holding bowled",
     ]
       .join(" ")
       .replaceAll(" ", "|"),

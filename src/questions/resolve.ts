@@ -32,7 +32,12 @@ export const MAX_CANDIDATES = 10;
 
 const competitionText = (ref: CompetitionReference) => ("name" in ref ? ref.name : ref.competitionId);
 
-const ambiguity = (entity: Entity, text: string, what: string, candidates: Candidate[]): { ambiguity: Ambiguity } => ({
+export const ambiguity = (
+  entity: Entity,
+  text: string,
+  what: string,
+  candidates: Candidate[],
+): { ambiguity: Ambiguity } => ({
   ambiguity: {
     entity,
     text,
@@ -121,7 +126,7 @@ export async function resolveParticipant(
       ? { found: { participantId: ref.participantId, name } }
       : unmatched("participant", ref.participantId, "No participant has this id");
   }
-  let { ids } = vocabulary.participants.find(ref.name);
+  let ids = vocabulary.participants.find(ref.name);
   if (ids.length === 0) return unmatched("participant", ref.name, "No player is known by this name");
   if (ids.length > 1 && scope.type !== "career") {
     const within = await sql<{ participant_id: string }[]>`

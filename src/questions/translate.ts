@@ -1,10 +1,10 @@
-import type { Metric } from "../statistics/leaderboards.js";
+import { LEADERBOARD_METRICS, type Metric } from "../statistics/leaderboards.js";
 import type { QueryDefinition, SeasonReference } from "./definition.js";
 import { LEADERBOARD_LIMIT, MAX_NAME_LENGTH } from "./definition.js";
 import { figureWords, METRIC_WORDS } from "./paraphrase.js";
 import { ALSO_INITIALS, basePhrases, type Meaning, numberWord, type Statistic } from "./phrases.js";
-import type { Ambiguity, Unmatched } from "./resolve.js";
-import { seasonForm, type Vocabulary } from "./vocabulary.js";
+import { type Ambiguity, ambiguity, type Unmatched } from "./resolve.js";
+import { competitionsNamed, type Season, seasonForm, seasonLabel, type Vocabulary } from "./vocabulary.js";
 
 /**
  * Plain-English questions into query definitions, deterministically and offline: the words
@@ -76,6 +76,14 @@ type Reading = {
   role?: string;
   unknownCompetition?: string;
   comparison?: string;
+  /** Which end of a table: "most"/"highest", "fewest"/"lowest", "worst". */
+  direction?: "high" | "low" | "worst";
+  women?: boolean;
+  /** An ordinal right after "his"/"her"/"their": the player's own seasons. */
+  playersOwnSeason: boolean;
+  /** The number after a competition: "IPL 9", "IPL '16". */
+  edition?: string;
+  seasonId?: string;
   limit?: number;
   rest: string[];
 };
@@ -94,9 +102,12 @@ function read(question: string, vocabulary: Vocabulary): Reading {
     seasonNames: [],
     seasonWord: false,
     allTime: false,
+    playersOwnSeason: false,
     rest: [],
   };
   let ordinalEnd = -1;
+  let possessiveEnd = -1;
+  let restEnd = -1;
   for (let i = 0; i < list.length; ) {
     const word = list[i] as string;
     const season = yearForm(word);
@@ -122,7 +133,7 @@ function read(question: string, vocabulary: Vocabulary): Reading {
     const initials = ALSO_INITIALS.has(word) && next !== undefined && !table.has(next) && !yearForm(next);
     if (!phrase || initials) {
       reading.rest.push(word);
-      i++;
+      restEnd = ++i;
       continue;
     }
     const start = i;
@@ -134,13 +145,8 @@ function read(question: string, vocabulary: Vocabulary): Reading {
       reading.competition = meaning.text;
       // "the first IPL", "the last T20 World Cup": a season.
       if (start === ordinalEnd) reading.seasonWord = true;
-      // "IPL 9": the competition's ninth season.
-      const number = list[i] !== undefined && /^\d{1,2}$/.test(list[i] as string) ? Number(list[i]) : undefined;
-      if (number !== undefined && number >= 1) {
-        reading.ordinal = number;
-        reading.seasonWord = true;
-        i++;
-      }
+      // "IPL 9", "IPL '16": an edition, or a year.
+      if (/^\d{1,2}$/.test(list[i] ?? "")) reading.edition = list[i++];
     } else if (meaning.kind === "statistic") reading.statistics.push(meaning.statistic);
     else if (meaning.kind === "everything") reading.everything = true;
     else if (meaning.kind === "discipline") reading.discipline = meaning.discipline;
@@ -148,12 +154,18 @@ function read(question: string, vocabulary: Vocabulary): Reading {
     else if (meaning.kind === "ordinal") {
       reading.ordinal = meaning.ordinal;
       ordinalEnd = i;
-      if (/^(inaugural|debut)$/.test(word)) reading.seasonWord = true;
+      if (start === possessiveEnd) reading.playersOwnSeason = true;
+      if (word === "inaugural") reading.seasonWord = true;
     } else if (meaning.kind === "season-word") reading.seasonWord = true;
     else if (meaning.kind === "all-time") reading.allTime = true;
     else if (meaning.kind === "role") reading.role = text;
     else if (meaning.kind === "unknown-competition") reading.unknownCompetition = text;
     else if (meaning.kind === "comparison") reading.comparison = text;
+    else if (meaning.kind === "direction") reading.direction = meaning.direction;
+    else if (meaning.kind === "gender") reading.women = meaning.women;
+    else if (meaning.kind === "possessive") possessiveEnd = i;
+    else if (meaning.kind === "conjunction" && start === restEnd && next !== undefined && !table.has(next))
+      reading.comparison = text;
   }
   return reading;
 }
@@ -179,6 +191,66 @@ const LEADERBOARD_WORDS = Object.values(METRIC_WORDS).join(", ");
 
 export function translate(question: string, vocabulary: Vocabulary): Translation {
   const reading = read(question, vocabulary);
+  const chosen = chosenStatistic(reading);
+  const refused = refusal(question, reading, chosen);
+  if (refused) return refused;
+  const statistic = typeof chosen === "string" ? undefined : chosen;
+  const mention = reading.rest.join(" ");
+  // Without a statistic, only a request for figures ("stats", "career", "batting") asks for a
+  // player's every figure: a competition or a year alone does not ("when does the IPL final start").
+  const asksForFigures = reading.everything || reading.allTime || reading.discipline !== undefined;
+  if (!statistic && !(mention && asksForFigures))
+    return noMatch(
+      question,
+      "No statistic we publish was recognised: ask about runs, wickets, fours, sixes, averages, strike rates, economy, or a player's figures",
+    );
+  if (!reading.competition && statistic?.competition) reading.competition = statistic.competition;
+  const gendered = withGender(reading, vocabulary);
+  if (gendered) return gendered;
+  if (reading.edition !== undefined) {
+    const edition = editionSeason(vocabulary, reading.competition as string, reading.edition);
+    if (!("found" in edition)) return edition;
+    reading.seasonId = edition.found;
+  }
+  const season = seasonOf(reading);
+  const competition = reading.competition ? { name: reading.competition } : undefined;
+  const countedFromFirst = season !== undefined && "ordinal" in season && !season.competition;
+  if (mention) {
+    if (reading.rest.length > MAX_NAME_WORDS || mention.length > MAX_NAME_LENGTH)
+      return noMatch(mention, "No player is known by this name", "participant");
+    if (reading.playersOwnSeason)
+      return noMatch(question, "Seasons counted from a player's first are not answered; name the season");
+    if (countedFromFirst) return needsCompetition(vocabulary, question);
+    const scope = season
+      ? { type: "season" as const, season }
+      : competition
+        ? { type: "competition" as const, competition }
+        : { type: "career" as const };
+    const figure = statistic && !reading.everything ? { figure: statistic.figure } : {};
+    return { definition: { type: "participant_aggregate", participant: { name: mention }, scope, ...figure } };
+  }
+  const metric = statistic?.metric;
+  if (!metric)
+    return noMatch(
+      question,
+      `No leaderboard ranks ${statistic ? figureWords(statistic.figure).replace(/^\w+ /, "") : "that"}; leaderboards rank ${LEADERBOARD_WORDS}`,
+    );
+  if (reading.direction && reading.direction !== BEST_END[LEADERBOARD_METRICS[metric].order])
+    return noMatch(question, `Leaderboards rank only the best: the ${METRIC_WORDS[metric]}, not the other end`);
+  if (season && !countedFromFirst)
+    return { definition: leaderboard(metric, { type: "season", season }, reading.limit) };
+  if (competition && !season)
+    return { definition: leaderboard(metric, { type: "competition", competition }, reading.limit) };
+  return needsCompetition(vocabulary, question);
+}
+
+/** A player's name has at most this many words (`Mahendra Singh Dhoni`, `Shakib Al Hasan`). */
+const MAX_NAME_WORDS = 5;
+/** Which end of a table a direction word asks for, by the metric's ranking order. */
+const BEST_END = { descending: "high", ascending: "low" } as const;
+
+/** Questions no read answers, said before anything is looked up. */
+function refusal(question: string, reading: Reading, statistic: ReturnType<typeof chosenStatistic>) {
   if (reading.unknownCompetition)
     return noMatch(reading.unknownCompetition, "We hold no data of this competition", "competition");
   if (reading.role)
@@ -191,67 +263,94 @@ export function translate(question: string, vocabulary: Vocabulary): Translation
       question,
       `Comparisons ("${reading.comparison}") are not answered; ask about one player or one table at a time`,
     );
-  const statistic = chosenStatistic(reading);
   if (statistic === "several")
     return noMatch(question, "The question asks for more than one statistic; ask for one at a time");
+  if (statistic === "other discipline")
+    return noMatch(
+      question,
+      `We publish no ${reading.discipline} figure of that kind ("sixes conceded", "wickets as a batter")`,
+    );
   if (reading.competitions.size > 1)
     return noMatch(question, "The question names more than one competition; ask about one at a time");
   if (reading.seasonNames.length > 1)
     return noMatch(question, "The question names more than one season; ask about one at a time");
-  const mention = reading.rest.join(" ");
-  // Without a statistic, only a request for figures ("stats", "career", "batting") asks for a
-  // player's every figure: a competition or a year alone does not ("when does the IPL final start").
-  const asksForFigures = reading.everything || reading.allTime || reading.discipline !== undefined;
-  if (!statistic && !(mention && asksForFigures))
-    return noMatch(
-      question,
-      "No statistic we publish was recognised: ask about runs, wickets, fours, sixes, averages, strike rates, economy, or a player's figures",
-    );
-  if (!reading.competition && statistic?.competition) reading.competition = statistic.competition;
-  const season = seasonOf(reading);
-  const competition = reading.competition ? { name: reading.competition } : undefined;
-  if (mention.length > MAX_NAME_LENGTH) return noMatch(mention, "No player is known by this name", "participant");
-  if (mention) {
-    const scope = season
-      ? { type: "season" as const, season }
-      : competition
-        ? { type: "competition" as const, competition }
-        : { type: "career" as const };
-    if (season && "ordinal" in season && !season.competition) return needsCompetition(vocabulary, question);
-    return {
-      definition: {
-        type: "participant_aggregate",
-        participant: { name: mention },
-        scope,
-        ...(statistic && !reading.everything ? { figure: statistic.figure } : {}),
-      },
-    };
+  return undefined;
+}
+
+/**
+ * "Women" moves a competition to its women's form ("women's T20 World Cup"), and needs one
+ * to: no read tells men's tables from women's. "Men" with a women's competition is refused.
+ */
+function withGender(reading: Reading, vocabulary: Vocabulary): Translation | undefined {
+  if (reading.women === undefined) return undefined;
+  const named = reading.competition;
+  const womens = named?.split(" ").includes("women");
+  if (!reading.women)
+    return womens
+      ? noMatch(named as string, "A women's competition: the question asks about men", "competition")
+      : undefined;
+  if (womens) return undefined;
+  const form = `women ${named ?? ""}`.trim();
+  if (named && vocabulary.competitions.some((c) => c.forms.includes(form))) {
+    reading.competition = form;
+    return undefined;
   }
-  const metric = statistic?.metric;
-  if (!metric)
-    return noMatch(
-      question,
-      `No leaderboard ranks ${statistic ? figureWords(statistic.figure).replace(/^\w+ /, "") : "that"}; leaderboards rank ${LEADERBOARD_WORDS}`,
-    );
-  if (season && !("ordinal" in season && !season.competition))
-    return { definition: leaderboard(metric, { type: "season", season }, reading.limit) };
-  if (competition && !season)
-    return { definition: leaderboard(metric, { type: "competition", competition }, reading.limit) };
-  return needsCompetition(vocabulary, question);
+  return noMatch(
+    named ?? "women",
+    "Name the women's competition: no table is kept of women's figures alone",
+    "competition",
+  );
+}
+
+/**
+ * "IPL 9" is the ninth season; "IPL 16" the sixteenth, or the one played in 2016 (the
+ * apostrophe of "IPL '16" is gone by now): when both exist the answer is ambiguous between them.
+ */
+function editionSeason(
+  vocabulary: Vocabulary,
+  competitionText: string,
+  digits: string,
+): { found: string } | Translation {
+  const [competition, ...others] = competitionsNamed(vocabulary, competitionText);
+  if (!competition || others.length > 0) return noMatch(competitionText, "Name the competition in full", "competition");
+  const seasons = vocabulary.seasons.get(competition.id) ?? [];
+  const byEdition = digits.startsWith("0") ? undefined : seasons[Number(digits) - 1];
+  const byYear = digits.length === 2 ? seasons.find((s) => s.name === `20${digits}`) : undefined;
+  const found = [...new Set([byEdition, byYear].filter((s) => s !== undefined))];
+  if (found.length === 1) return { found: (found[0] as Season).id };
+  if (found.length === 0)
+    return noMatch(`${competition.name} ${digits}`, `${competition.name} has no season ${digits}`, "season");
+  return {
+    outcome: "ambiguous",
+    ambiguities: [
+      ambiguity(
+        "season",
+        `${competitionText} ${digits}`,
+        "seasons",
+        found.map((s) => ({ id: s.id, label: seasonLabel(vocabulary, s) })),
+      ).ambiguity,
+    ],
+  };
 }
 
 /**
  * The one statistic asked for, read with its discipline ("bowling average", "runs conceded"
  * as `runs` with `bowling`); undefined for none, "several" for two different ones.
  */
-function chosenStatistic(reading: Reading): Statistic | "several" | undefined {
+function chosenStatistic(reading: Reading): Statistic | "several" | "other discipline" | undefined {
   const chosen = reading.statistics.map((s) => (reading.discipline === "bowling" && s.bowling ? s.bowling : s));
   const figures = new Set(chosen.map((s) => s.figure));
   if (figures.size > 1) return "several";
-  return chosen[0];
+  const [statistic] = chosen;
+  // "Sixes" with "bowler": sixes conceded, which no read holds.
+  const group = statistic?.figure.split(".")[0];
+  const otherDiscipline = ["batting", "bowling", "fielding"].filter((d) => d !== reading.discipline);
+  if (reading.discipline && group && otherDiscipline.includes(group)) return "other discipline";
+  return statistic;
 }
 
 function seasonOf(reading: Reading): SeasonReference | undefined {
+  if (reading.seasonId) return { seasonId: reading.seasonId };
   const competition = reading.competition ? { competition: { name: reading.competition } } : {};
   const name = reading.seasonNames[0];
   if (name) return { ...competition, name };
@@ -266,21 +365,18 @@ const leaderboard = (
   limit?: number,
 ) => ({ type: "leaderboard", metric, scope, ...(limit ? { limit } : {}) }) as const;
 
-/** A leaderboard, or a season counted from the first, needs a competition: the candidates. */
+/**
+ * A leaderboard, or a season counted from the first, needs a competition: the candidates,
+ * those with the most seasons first.
+ */
 function needsCompetition(vocabulary: Vocabulary, question: string): Translation {
+  const seasons = (id: string) => vocabulary.seasons.get(id)?.length ?? 0;
   const candidates = [...vocabulary.competitions]
-    .sort((a, b) => a.name.localeCompare(b.name))
+    .sort((a, b) => seasons(b.id) - seasons(a.id) || a.name.localeCompare(b.name))
     .map((c) => ({ id: c.id, label: c.name }));
+  const { ambiguity: needed } = ambiguity("competition", question, "competitions", candidates);
   return {
     outcome: "ambiguous",
-    ambiguities: [
-      {
-        entity: "competition",
-        text: question,
-        message: "The question names no competition or season; ask again naming one of these competitions",
-        candidates: candidates.slice(0, 10),
-        candidateCount: candidates.length,
-      },
-    ],
+    ambiguities: [{ ...needed, message: "The question names no competition or season; ask again naming one of these" }],
   };
 }
