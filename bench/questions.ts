@@ -9,7 +9,7 @@ import { importCricsheet } from "../src/ingest/cricsheet/import.js";
 import { projectors } from "../src/projections/registry.js";
 import { ProjectionRunner } from "../src/projections/runner.js";
 import { ReadModelWatch } from "../src/projections/watch.js";
-import { UNLIMITED } from "../test/support/questions.js";
+import { UNLIMITED } from "../src/questions/limits.js";
 import type { ScratchDatabase } from "../test/support/scratch-databases.js";
 import { listen, load, loadCounting, withLatency } from "./http.js";
 import { log, measurement, onEachDatabase, pairedRatio, type Result, seconds } from "./support.js";

@@ -1,6 +1,6 @@
 import type { AppDependencies } from "../http/app.js";
 import type { EvaluationContext } from "../questions/evaluate.js";
-import { loadVocabulary } from "../questions/vocabulary.js";
+import { loadVocabulary, type Vocabulary } from "../questions/vocabulary.js";
 import { leaderboardReader } from "../read-api/leaderboards.js";
 import { memoised, READ_FROM, readModels } from "../read-api/params.js";
 
@@ -12,9 +12,17 @@ export function evaluationContext(deps: AppDependencies): () => Promise<Evaluati
   const sql = readModels(deps);
   const memo = memoised(deps);
   const leaderboard = leaderboardReader(deps);
+  // Questions arriving while it loads wait for the one load instead of each starting another.
+  let loading: Promise<Vocabulary> | undefined;
+  const load = () => {
+    loading ??= loadVocabulary(sql()).finally(() => {
+      loading = undefined;
+    });
+    return loading;
+  };
   return async () => ({
     sql: sql(),
-    vocabulary: await memo("question-vocabulary", () => loadVocabulary(sql()), READ_FROM.reference),
+    vocabulary: await memo("question-vocabulary", load, READ_FROM.reference),
     leaderboard,
   });
 }

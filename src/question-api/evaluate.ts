@@ -15,7 +15,7 @@ const route = createRoute({
   operationId: "evaluateQueryDefinition",
   summary: "Evaluate a structured query definition",
   description:
-    "Evaluates a definition (the body) by the published read it names: a leaderboard (`GET /statistics/leaderboards`) or one participant aggregate (`GET /participants/{participantId}/statistics/{statisticId}`), whose document comes back unchanged as `resource`, with its `endpoint` and the statistic ids used. Entities may be given by id or by name. A name that matches nothing is the outcome `no_match`, one that matches several is `ambiguous` with the candidates (id and label) to ask again with; both are 200. A player's name several players share is narrowed to those with figures in the scope asked about. An invalid definition is 400 VALIDATION_FAILED. No credential: the anonymous read limits apply, per client and platform-wide (docs/queries.md).",
+    "Evaluates a definition (the body) by the published read it names: a leaderboard (`GET /statistics/leaderboards`) or one participant aggregate (`GET /participants/{participantId}/statistics/{statisticId}`), whose document comes back unchanged as `resource`, with its `endpoint` and the statistic ids used. Entities may be given by id or by name. A name that matches nothing is the outcome `no_match`, one that matches several is `ambiguous` with the candidates (id and label) to ask again with; both are 200. A player's name several players share is narrowed to those with figures in the scope asked about. An invalid definition is 422 VALIDATION_FAILED naming its fields. No credential: the anonymous read limits apply, per client and platform-wide (docs/queries.md).",
   ...implemented,
   security: [],
   request: {

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { METRICS } from "../statistics/leaderboards.js";
+import { LEADERBOARD_DEFAULT_ROWS, LEADERBOARD_DEPTH, METRICS } from "../statistics/leaderboards.js";
 
 /**
  * The query-definition language (docs/queries.md): what `POST /query-definitions/evaluate`
@@ -74,7 +74,7 @@ export const seasonReference = z
       "A season by `seasonId`; by `name` in a competition (or in any competition, when only one has a season of that name); or by its `ordinal` in a competition.",
   });
 
-export const LEADERBOARD_LIMIT = { min: 1, max: 50, default: 10 } as const;
+export const LEADERBOARD_LIMIT = { min: 1, max: LEADERBOARD_DEPTH, default: LEADERBOARD_DEFAULT_ROWS } as const;
 
 const leaderboardDefinition = z
   .strictObject({

@@ -45,15 +45,16 @@ export function evaluate(context: EvaluationContext, definition: QueryDefinition
   return definition.type === "leaderboard" ? leaderboard(context, definition) : aggregate(context, definition);
 }
 
-type ResolvedScope = { key: ScopeKey; label: string; definition: AggregateDefinition["scope"] };
+type ScopeOf<D extends QueryDefinition> = { label: string; definition: D["scope"] };
+type TableScope = ScopeOf<LeaderboardDefinition> & { key: { type: "season" | "competition"; id: string } };
+type AnyScope = ScopeOf<AggregateDefinition> & { key: ScopeKey };
 
-/** The scope a definition names, by id, with its label; problems are collected in `problems`. */
-function resolveScope(
+/** A season or competition a definition names, by id, with its label; problems go to `problems`. */
+function resolveTableScope(
   vocabulary: Vocabulary,
-  scope: AggregateDefinition["scope"],
+  scope: LeaderboardDefinition["scope"],
   problems: Problems,
-): ResolvedScope | undefined {
-  if (scope.type === "career") return { key: scope, label: "career", definition: scope };
+): TableScope | undefined {
   if (scope.type === "competition") {
     const competition = problems.take(resolveCompetition(vocabulary, scope.competition));
     if (!competition) return undefined;
@@ -71,6 +72,15 @@ function resolveScope(
     definition: { type: "season", season: { seasonId: season.id } },
   };
 }
+
+const resolveScope = (
+  vocabulary: Vocabulary,
+  scope: AggregateDefinition["scope"],
+  problems: Problems,
+): AnyScope | undefined =>
+  scope.type === "career"
+    ? { key: scope, label: "career", definition: scope }
+    : resolveTableScope(vocabulary, scope, problems);
 
 /** Every name that matched nothing or several, gathered so one answer reports them all. */
 class Problems {
@@ -91,8 +101,8 @@ class Problems {
 
 async function leaderboard(context: EvaluationContext, definition: LeaderboardDefinition): Promise<Evaluation> {
   const problems = new Problems();
-  const scope = resolveScope(context.vocabulary, definition.scope, problems);
-  if (!scope || scope.key.type === "career") return problems.outcome();
+  const scope = resolveTableScope(context.vocabulary, definition.scope, problems);
+  if (!scope) return problems.outcome();
   const limit = definition.limit ?? LEADERBOARD_LIMIT.default;
   const { body } = await context.leaderboard({
     scope: scope.key.type,
@@ -105,7 +115,7 @@ async function leaderboard(context: EvaluationContext, definition: LeaderboardDe
   query.set("limit", String(limit));
   return {
     outcome: "answered",
-    definition: { ...definition, scope: scope.definition as LeaderboardDefinition["scope"], limit },
+    definition: { ...definition, scope: scope.definition, limit },
     paraphrase: `${METRIC_WORDS[definition.metric]}, ${scope.label}${limit === LEADERBOARD_LIMIT.default ? "" : `, top ${limit}`}`,
     endpoint: `/api/v1/statistics/leaderboards?${query}`,
     statisticIds: [definition.metric],

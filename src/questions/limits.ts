@@ -6,4 +6,11 @@
 export type QuestionLimits = { perSourcePerMinute: number; perSourcePerDay: number; platformPerDay: number };
 export const QUESTION_LIMITS: QuestionLimits = { perSourcePerMinute: 10, perSourcePerDay: 500, platformPerDay: 50_000 };
 
+/** No limit worth the name: for benchmarks and tests that ask many questions from one client. */
+export const UNLIMITED: QuestionLimits = {
+  perSourcePerMinute: 1_000_000,
+  perSourcePerDay: 1_000_000,
+  platformPerDay: 1_000_000,
+};
+
 export const MAX_QUESTION_CHARACTERS = 300;

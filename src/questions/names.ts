@@ -9,17 +9,20 @@
  * lone surname or first name; then the same with each longer word allowed one or two typing slips.
  */
 
-/** Lower case, accents and apostrophes gone, every other non-letter a space, spaces single. */
-export function normalise(text: string): string {
-  return text
+/** Lower case, accents, possessives and apostrophes gone: what names and questions are read as. */
+export const fold = (text: string) =>
+  text
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
     .toLowerCase()
     .replace(/['’`]s\b/g, "")
-    .replace(/['’`]/g, "")
+    .replace(/['’`]/g, "");
+
+/** `fold`ed, every other non-letter a space, spaces single. */
+export const normalise = (text: string) =>
+  fold(text)
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
-}
 
 export type NamedPerson = { id: string; names: readonly string[] };
 

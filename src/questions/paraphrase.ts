@@ -18,7 +18,8 @@ export const METRIC_WORDS: Record<Metric, string> = {
 export const figureWords = (path: FigurePath) =>
   path.replace(".", " ").replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
 
-const competitionWords = (ref: CompetitionReference) => ("name" in ref ? ref.name : ref.competitionId);
+/** A competition reference as given: its name, or its id. */
+export const competitionWords = (ref: CompetitionReference) => ("name" in ref ? ref.name : ref.competitionId);
 
 function seasonWords(ref: SeasonReference): string {
   if ("seasonId" in ref) return `season ${ref.seasonId}`;

@@ -1,5 +1,6 @@
 import type { Sql } from "../db/database.js";
 import type { CompetitionReference, ParticipantReference, SeasonReference } from "./definition.js";
+import { competitionWords } from "./paraphrase.js";
 import {
   type Competition,
   competitionsNamed,
@@ -29,8 +30,6 @@ export type Resolution<T> = { found: T } | { unmatched: Unmatched } | { ambiguit
 
 /** At most this many candidates are listed; `candidateCount` says how many there were. */
 export const MAX_CANDIDATES = 10;
-
-const competitionText = (ref: CompetitionReference) => ("name" in ref ? ref.name : ref.competitionId);
 
 export const ambiguity = (
   entity: Entity,
@@ -77,7 +76,7 @@ export function resolveSeason(vocabulary: Vocabulary, ref: SeasonReference): Res
     competition = resolved.found;
   }
   if ("ordinal" in ref) return seasonByOrdinal(vocabulary, competition as Competition, ref.ordinal);
-  const text = ref.competition ? `${competitionText(ref.competition)} ${ref.name}` : ref.name;
+  const text = ref.competition ? `${competitionWords(ref.competition)} ${ref.name}` : ref.name;
   const form = seasonForm(ref.name);
   const named = form ? seasonsNamed(vocabulary, form, competition ? [competition.id] : undefined) : [];
   if (named.length === 1) return { found: named[0] as Season };

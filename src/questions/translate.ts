@@ -1,10 +1,20 @@
 import { LEADERBOARD_METRICS, type Metric } from "../statistics/leaderboards.js";
 import type { QueryDefinition, SeasonReference } from "./definition.js";
 import { LEADERBOARD_LIMIT, MAX_NAME_LENGTH } from "./definition.js";
+import { fold } from "./names.js";
 import { figureWords, METRIC_WORDS } from "./paraphrase.js";
 import { ALSO_INITIALS, basePhrases, type Meaning, numberWord, type Statistic } from "./phrases.js";
 import { type Ambiguity, ambiguity, type Unmatched } from "./resolve.js";
-import { competitionsNamed, type Season, seasonForm, seasonLabel, type Vocabulary } from "./vocabulary.js";
+import {
+  type Competition,
+  canonical,
+  competitionsNamed,
+  type Season,
+  seasonForm,
+  seasonLabel,
+  type Vocabulary,
+  withoutPlural,
+} from "./vocabulary.js";
 
 /**
  * Plain-English questions into query definitions, deterministically and offline: the words
@@ -22,17 +32,9 @@ type Phrase = { words: string[]; meaning: Meaning | { kind: "competition"; text:
 
 /** Words as the phrase table holds them: years kept whole (`2007/08`), apostrophes gone. */
 export function words(question: string): string[] {
-  const text = question
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/['’`]s\b/g, "")
-    .replace(/['’`]/g, "")
-    // "IPL2016": the competition and the year.
-    .replace(/(\p{L})(\d{4})\b/gu, "$1 $2");
-  return (text.match(/\d{4}\s*[/-]\s*\d{2,4}|[\p{L}\p{N}]+/gu) ?? []).map((w) =>
-    w === "mens" ? "men" : w === "womens" ? "women" : w,
-  );
+  // "IPL2016": the competition and the year.
+  const text = withoutPlural(fold(question)).replace(/(\p{L})(\d{4})\b/gu, "$1 $2");
+  return text.match(/\d{4}\s*[/-]\s*\d{2,4}|[\p{L}\p{N}]+/gu) ?? [];
 }
 
 /** The phrase table with the vocabulary's competitions, by first word, longest first. */
@@ -284,11 +286,9 @@ function refusal(question: string, reading: Reading, statistic: ReturnType<typeo
 function withGender(reading: Reading, vocabulary: Vocabulary): Translation | undefined {
   if (reading.women === undefined) return undefined;
   const named = reading.competition;
-  const womens = named?.split(" ").includes("women");
+  const womens = named !== undefined && competitionsNamed(vocabulary, named).every(isWomens);
   if (!reading.women)
-    return womens
-      ? noMatch(named as string, "A women's competition: the question asks about men", "competition")
-      : undefined;
+    return womens ? noMatch(named, "A women's competition: the question asks about men", "competition") : undefined;
   if (womens) return undefined;
   const form = `women ${named ?? ""}`.trim();
   if (named && vocabulary.competitions.some((c) => c.forms.includes(form))) {
@@ -301,6 +301,8 @@ function withGender(reading: Reading, vocabulary: Vocabulary): Translation | und
     "competition",
   );
 }
+
+const isWomens = (competition: Competition) => canonical(competition.name).split(" ").includes("women");
 
 /**
  * "IPL 9" is the ninth season; "IPL 16" the sixteenth, or the one played in 2016 (the

@@ -8,7 +8,7 @@ import { NameIndex, normalise } from "./names.js";
  * Built once per change of the reference data (the route memoises it).
  */
 export type Competition = { id: string; name: string; forms: string[] };
-export type Season = { id: string; competitionId: string; label: string; name: string; startDate: string | null };
+export type Season = { id: string; competitionId: string; label: string; name: string };
 
 export type Vocabulary = {
   competitions: Competition[];
@@ -31,8 +31,11 @@ const ALIASES: readonly (readonly string[])[] = [
   ["cricket world cup", "world cup", "odi world cup", "one day world cup", "50 over world cup"],
 ];
 
-/** Text as questions and names are compared: `normalise`d, with `mens`/`womens` as `men`/`women`. */
-export const canonical = (text: string) => normalise(text).replace(/\b(wo)?mens\b/g, "$1men");
+/** `mens`/`womens` as `men`/`women`, the way the names have it after the apostrophe goes. */
+export const withoutPlural = (text: string) => text.replace(/\b(wo)?mens\b/g, "$1men");
+
+/** Text as competition names are compared. */
+export const canonical = (text: string) => withoutPlural(normalise(text));
 
 function competitionForms(names: readonly string[]): string[] {
   const forms = new Set<string>();
@@ -48,7 +51,7 @@ function competitionForms(names: readonly string[]): string[] {
 }
 
 type CompetitionRow = { competition_id: string; name: string; alternative_names: string[] };
-type SeasonRow = { season_id: string; competition_id: string; label: string; name: string; start_date: string | null };
+type SeasonRow = { season_id: string; competition_id: string; label: string; name: string };
 type ParticipantRow = { participant_id: string; name: string; alternative_names: string[]; source_ids: string[] };
 
 const knownAs = new Map(KNOWN_NAMES.map(([registerId, , names]) => [`cricsheet:participant:${registerId}`, names]));
@@ -57,20 +60,14 @@ export async function loadVocabulary(sql: Sql): Promise<Vocabulary> {
   const [competitionRows, seasonRows, participantRows] = await Promise.all([
     sql<CompetitionRow[]>`select competition_id, name, alternative_names from competition`,
     sql<SeasonRow[]>`
-      select season_id, competition_id, label, name, start_date::text as start_date
-      from season order by competition_id, start_date nulls last, season_id`,
+      select season_id, competition_id, label, name from season
+      order by competition_id, start_date nulls last, season_id`,
     sql<ParticipantRow[]>`select participant_id, name, alternative_names, source_ids from participant`,
   ]);
   const seasons = new Map<string, Season[]>();
   for (const r of seasonRows) {
     const list = seasons.get(r.competition_id) ?? [];
-    list.push({
-      id: r.season_id,
-      competitionId: r.competition_id,
-      label: r.label,
-      name: r.name,
-      startDate: r.start_date,
-    });
+    list.push({ id: r.season_id, competitionId: r.competition_id, label: r.label, name: r.name });
     seasons.set(r.competition_id, list);
   }
   return {

@@ -7,6 +7,7 @@ import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { integerParam } from "../http/pagination.js";
 import {
+  LEADERBOARD_DEFAULT_ROWS,
   LEADERBOARD_DEPTH,
   LEADERBOARD_METRICS,
   type LeaderboardScope,
@@ -21,7 +22,7 @@ import { findLeaderboardScope } from "./queries/player-statistics.js";
 import { leaderboardSchema } from "./schemas/player-statistics.js";
 import { cacheOutcomeHeader } from "./versioned.js";
 
-export const DEFAULT_LEADERBOARD_LIMIT = 10;
+export const DEFAULT_LEADERBOARD_LIMIT = LEADERBOARD_DEFAULT_ROWS;
 const REPRESENTATION = 4; // bump when the shape of a cached value changes
 export const MAX_LEADERBOARD_LIMIT = LEADERBOARD_DEPTH;
 

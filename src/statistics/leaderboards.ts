@@ -245,6 +245,8 @@ export function rankStandings<S extends Standing>(
 
 /** Rows kept of every table: the most a request may ask for. */
 export const LEADERBOARD_DEPTH = 50;
+/** Rows a request gets when it does not say. */
+export const LEADERBOARD_DEFAULT_ROWS = 10;
 
 export type LeaderboardEntry = { metric: Metric; rank: number; participantId: string };
 

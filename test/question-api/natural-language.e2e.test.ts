@@ -84,9 +84,10 @@ describe("a question", () => {
   it("a leaderboard naming no season or competition is ambiguous between the competitions", async () => {
     const answer = await ask("Who has hit the most sixes?");
     expect([answer.outcome, answer.interpretation]).toEqual(["ambiguous", null]);
+    // Those with the most seasons first: IPL 2008 and 2016 here, one World T20.
     expect(answer.ambiguities?.[0]?.candidates.map((c) => c.label)).toEqual([
-      "ICC Men's T20 World Cup",
       "Indian Premier League",
+      "ICC Men's T20 World Cup",
     ]);
   });
 
@@ -114,6 +115,7 @@ describe("hostile input", () => {
       "विराट कोहली ने आईपीएल 2016 में कितने रन बनाए",
       "科赫利 2016 跑分",
       `${"a".repeat(290)} runs`,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a template injection attempt, as typed
       "%s%s%s%n {{7*7}} ${7*7} <script>alert(1)</script> wickets",
       "\u202eevil\u202c runs in IPL 2016",
     ];
@@ -207,6 +209,16 @@ describe("limits", () => {
     expectError(await from(client, "203.0.113.9", { question: "x".repeat(301) }), 422, "VALIDATION_FAILED");
     expectError(await from(client, "203.0.113.9", {}), 422, "VALIDATION_FAILED");
     expectError(await from(client, "203.0.113.9"), 429, "RATE_LIMIT_EXCEEDED");
+  });
+
+  it("fails closed: a counter that cannot be reached admits nothing, 503 RATE_LIMIT_UNAVAILABLE", async () => {
+    const unreachable = redisWindowCounter("redis://127.0.0.1:1"); // nothing listens there
+    try {
+      const refused = await from(limited({ rateLimits: unreachable }), "203.0.113.12");
+      expectError(refused, 503, "RATE_LIMIT_UNAVAILABLE");
+    } finally {
+      await unreachable.close();
+    }
   });
 
   describe.skipIf(!process.env.REDIS_URL)("on Redis", () => {

@@ -1,4 +1,5 @@
 import type { AppDependencies } from "../../src/http/app.js";
+import { UNLIMITED } from "../../src/questions/limits.js";
 import { testApp } from "./app.js";
 import { contractClient } from "./contract.js";
 import { CricketWorld } from "./cricket-world.js";
@@ -15,8 +16,6 @@ export const QUESTION_MATCHES = [
   "ipl/335984.json",
   "t20i/951309.json",
 ];
-
-export const UNLIMITED = { perSourcePerMinute: 1_000_000, perSourcePerDay: 1_000_000, platformPerDay: 1_000_000 };
 
 export type QuestionApi = {
   db: TestDatabase;
