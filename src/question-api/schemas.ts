@@ -39,9 +39,7 @@ const ambiguitySchema = z
 const answeredSchema = z
   .object({
     outcome: z.literal("answered"),
-    definition: queryDefinition.openapi({
-      description: "The definition evaluated, every entity by its id: evaluating it again gives this answer.",
-    }),
+    definition: queryDefinition,
     paraphrase: z.string().openapi({
       description: "How it was understood, in one line.",
       example: "most runs, Indian Premier League 2016",
@@ -70,7 +68,10 @@ const answeredSchema = z
       .union([leaderboardSchema, z.object({ data: participantAggregateSchema })])
       .openapi({ description: "The published resource, exactly as `endpoint` serves it." }),
   })
-  .openapi("QueryAnswered");
+  .openapi("QueryAnswered", {
+    description:
+      "The answer. `definition` is the one evaluated with every entity by its id: evaluating it again gives this answer.",
+  });
 
 const noMatchSchema = z
   .object({ outcome: z.literal("no_match"), unmatched: z.array(unmatchedSchema) })
@@ -90,13 +91,12 @@ export const evaluationSchema = z
 export const interpretationSchema = z
   .union([
     z.object({
-      definition: queryDefinition.openapi({
-        description: "The definition the question was translated into, names as written.",
-      }),
+      definition: queryDefinition,
       paraphrase: z.string().openapi({ description: "The definition in one line.", example: "most runs, IPL 2016" }),
     }),
     z.null(),
   ])
   .openapi("QuestionInterpretation", {
-    description: "What the question was translated into; null when it could not be (then `outcome` says why).",
+    description:
+      "What the question was translated into: the `definition`, names as written, and its `paraphrase`; null when it could not be (then `outcome` says why).",
   });

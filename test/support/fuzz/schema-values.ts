@@ -16,6 +16,8 @@ export type JsonSchema = {
   maxItems?: number;
   properties?: Record<string, JsonSchema>;
   required?: string[];
+  oneOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
 };
 
 /**
@@ -48,6 +50,9 @@ export function schemaValues(
 
 function ownValues(schema: JsonSchema, resolve: (ref: string) => JsonSchema, hints: Hints, name: string) {
   if (schema.enum) return fc.constantFrom(...schema.enum);
+  // A choice of shapes (a query definition: a leaderboard or an aggregate): a value of one of them.
+  const choices = schema.oneOf ?? schema.anyOf;
+  if (choices) return fc.oneof(...choices.map((choice) => schemaValues(choice, resolve, hints, name)));
   const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? "object"];
   return fc.oneof(...types.map((type) => valuesOfType(type, schema, resolve, hints, name)));
 }
