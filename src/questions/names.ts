@@ -49,8 +49,8 @@ type Same = (typed: string, known: string) => boolean;
 const equal: Same = (a, b) => a === b;
 const near: Same = (typed, known) => typed === known || withinSlips(typed, known);
 
-/** No name has more words than this (`Mahendra Singh Dhoni`): longer text is no name. */
-const MAX_WORDS = 5;
+/** No name has more words than this (`Mahendra Singh Dhoni`, `Shakib Al Hasan`): longer text is no name. */
+export const MAX_NAME_WORDS = 5;
 
 /** A typed first word that is a first name, not initials: "Rahul", not "MS" or "YBK". */
 const isFirstName = (word: string) => word.length >= 3 && /[aeiou]/.test(word);
@@ -77,7 +77,7 @@ export class NameIndex {
   find(text: string): string[] {
     const typed = normalise(text);
     const words = typed.split(" ").filter(Boolean);
-    if (words.length === 0 || words.length > MAX_WORDS) return [];
+    if (words.length === 0 || words.length > MAX_NAME_WORDS) return [];
     const exact = this.#exact.get(typed);
     if (exact) return [...exact];
     for (const same of [equal, near]) {

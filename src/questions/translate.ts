@@ -1,7 +1,7 @@
 import { LEADERBOARD_METRICS, type Metric } from "../statistics/leaderboards.js";
 import type { QueryDefinition, SeasonReference } from "./definition.js";
 import { LEADERBOARD_LIMIT, MAX_NAME_LENGTH } from "./definition.js";
-import { fold } from "./names.js";
+import { fold, MAX_NAME_WORDS } from "./names.js";
 import { figureWords, METRIC_WORDS } from "./paraphrase.js";
 import { ALSO_INITIALS, basePhrases, type Meaning, numberWord, type Statistic } from "./phrases.js";
 import { type Ambiguity, ambiguity, type Unmatched } from "./resolve.js";
@@ -246,8 +246,6 @@ export function translate(question: string, vocabulary: Vocabulary): Translation
   return needsCompetition(vocabulary, question);
 }
 
-/** A player's name has at most this many words (`Mahendra Singh Dhoni`, `Shakib Al Hasan`). */
-const MAX_NAME_WORDS = 5;
 /** Which end of a table a direction word asks for, by the metric's ranking order. */
 const BEST_END = { descending: "high", ascending: "low" } as const;
 
