@@ -1,4 +1,5 @@
 import type { Sql } from "../db/database.js";
+import { playingSpans, withFiguresIn } from "../read-api/queries/question-facts.js";
 import type { CompetitionReference, ParticipantReference, SeasonReference } from "./definition.js";
 import { competitionWords } from "./paraphrase.js";
 import {
@@ -128,10 +129,8 @@ export async function resolveParticipant(
   let ids = vocabulary.participants.find(ref.name);
   if (ids.length === 0) return unmatched("participant", ref.name, "No player is known by this name");
   if (ids.length > 1 && scope.type !== "career") {
-    const within = await sql<{ participant_id: string }[]>`
-      select participant_id from player_aggregate
-      where scope_type = ${scope.type} and scope_id = ${scope.id} and participant_id = any(${ids})`;
-    if (within.length > 0) ids = within.map((r) => r.participant_id);
+    const within = await withFiguresIn(sql, scope, ids);
+    if (within.length > 0) ids = within;
   }
   if (ids.length === 1) {
     const participantId = ids[0] as string;
@@ -145,18 +144,7 @@ export async function resolveParticipant(
  * matches first.
  */
 async function playerCandidates(sql: Sql, vocabulary: Vocabulary, ids: string[]): Promise<Candidate[]> {
-  // Each player's seasons, and their career row by its key: the candidates are few.
-  const rows = await sql<
-    { participant_id: string; matches: number | null; first: string | null; last: string | null }[]
-  >`
-    select a.participant_id, max(c.matches) as matches,
-           extract(year from min(s.start_date))::text as first, extract(year from max(s.start_date))::text as last
-    from player_aggregate a
-    join season s on s.season_id = a.scope_id
-    left join player_aggregate c on c.scope_type = 'career' and c.scope_id = '' and c.participant_id = a.participant_id
-    where a.scope_type = 'season' and a.participant_id = any(${ids})
-    group by a.participant_id`;
-  const found = new Map(rows.map((r) => [r.participant_id, r]));
+  const found = await playingSpans(sql, ids);
   return ids
     .map((id) => {
       const r = found.get(id);

@@ -1,4 +1,5 @@
 import type { Sql } from "../db/database.js";
+import { referenceNames } from "../read-api/queries/question-facts.js";
 import { KNOWN_NAMES } from "./known-names.js";
 import { NameIndex, normalise } from "./names.js";
 
@@ -50,20 +51,14 @@ function competitionForms(names: readonly string[]): string[] {
   return [...forms];
 }
 
-type CompetitionRow = { competition_id: string; name: string; alternative_names: string[] };
-type SeasonRow = { season_id: string; competition_id: string; label: string; name: string };
-type ParticipantRow = { participant_id: string; name: string; alternative_names: string[]; source_ids: string[] };
-
 const knownAs = new Map(KNOWN_NAMES.map(([registerId, , names]) => [`cricsheet:participant:${registerId}`, names]));
 
 export async function loadVocabulary(sql: Sql): Promise<Vocabulary> {
-  const [competitionRows, seasonRows, participantRows] = await Promise.all([
-    sql<CompetitionRow[]>`select competition_id, name, alternative_names from competition`,
-    sql<SeasonRow[]>`
-      select season_id, competition_id, label, name from season
-      order by competition_id, start_date nulls last, season_id`,
-    sql<ParticipantRow[]>`select participant_id, name, alternative_names, source_ids from participant`,
-  ]);
+  const {
+    competitions: competitionRows,
+    seasons: seasonRows,
+    participants: participantRows,
+  } = await referenceNames(sql);
   const seasons = new Map<string, Season[]>();
   for (const r of seasonRows) {
     const list = seasons.get(r.competition_id) ?? [];
