@@ -7,10 +7,11 @@ import { createLogger, type Logger } from "./http/logging.js";
 import { sealExistingEvents } from "./personal-data/existing-events.js";
 import { projectors } from "./projections/registry.js";
 import { ProjectionRunner } from "./projections/runner.js";
+import { ReleaseGenerator } from "./releases/generator.js";
 
 /**
  * What every entry point (server, worker, CLI) stands on: database, event store, projectors,
- * and the batch validator, which runs wherever the projectors run.
+ * and the batch validator and release generator, which run wherever the projectors run.
  */
 export type Runtime = {
   settings: Settings;
@@ -19,7 +20,8 @@ export type Runtime = {
   store: EventStore;
   projections: ProjectionRunner;
   validator: BatchValidator;
-  /** Starts the projectors and the batch validator. */
+  releases: ReleaseGenerator;
+  /** Starts the projectors, the batch validator and the release generator. */
   startWorkers(): void;
   close(): Promise<void>;
 };
@@ -38,6 +40,7 @@ export async function openRuntime(settings: Settings, logger = createLogger(sett
   });
   await projections.prepare();
   const validator = new BatchValidator({ sql: db.sql, store, logger });
+  const releases = new ReleaseGenerator({ sql: db.sql, store, logger, projections });
   return {
     settings,
     logger,
@@ -45,11 +48,14 @@ export async function openRuntime(settings: Settings, logger = createLogger(sett
     store,
     projections,
     validator,
+    releases,
     startWorkers() {
       projections.start();
       validator.start(projections);
+      releases.start();
     },
     async close() {
+      await releases.stop();
       await validator.stop();
       await projections.stop();
       await store.close();

@@ -5,6 +5,7 @@ import { competitionEvents } from "./competition.js";
 import { consumerEvents } from "./consumer.js";
 import { fixtureEvents } from "./fixture.js";
 import { participantEvents } from "./participant.js";
+import { releaseEvents } from "./release.js";
 import { seasonEvents } from "./season.js";
 import { teamEvents } from "./team.js";
 import { venueEvents } from "./venue.js";
@@ -22,6 +23,7 @@ export const catalogue = new EventCatalogue([
   ...accountEvents,
   ...consumerEvents,
   ...batchEvents,
+  ...releaseEvents,
 ]);
 
 /** Any event of the service, as the catalogue types it. */

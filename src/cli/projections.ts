@@ -56,14 +56,14 @@ export function projectionCommands(program: Command, withRuntime: WithRuntime) {
   projections
     .command("run")
     .description(
-      "run the projectors and the batch validator as a worker until interrupted (the API can then run with PROJECTORS=off)",
+      "run the projectors, the batch validator and the release generator as a worker until interrupted (the API can then run with PROJECTORS=off)",
     )
     .action(() =>
       withRuntime(async (runtime) => {
         runtime.startWorkers();
         runtime.logger.info(
           { projectors: runtime.projections.projectors.map((p) => p.name) },
-          "projector worker running, batch validator too",
+          "projector worker running, batch validator and release generator too",
         );
         await new Promise<void>((resolve) => {
           process.once("SIGINT", resolve);

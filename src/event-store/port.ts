@@ -15,6 +15,13 @@ export const comparePositions = (a: Position, b: Position): number =>
 
 export const positionToString = (p: Position) => `${p.commit}:${p.index}`;
 
+/** The position `positionToString` wrote. */
+export function positionFromString(text: string): Position {
+  const [commit, index] = text.split(":");
+  if (!commit || !index || !/^\d+$/.test(commit) || !/^\d+$/.test(index)) throw new Error(`not a position: ${text}`);
+  return { commit: BigInt(commit), index: BigInt(index) };
+}
+
 /** -1 (or "no_stream") expects the stream not to exist; "any" skips the check. */
 export type ExpectedRevision = number | "no_stream" | "any";
 

@@ -24,11 +24,6 @@ const PLANNED: Planned[] = [
     "public",
   ],
   ["get", "/api/v1/weather", "Weather", "Weather for a location and date", "public"],
-  ["get", "/api/v1/dataset-releases", "Dataset releases", "Immutable releases, newest first", "public"],
-  ["get", "/api/v1/dataset-releases/{version}", "Dataset releases", "Release metadata", "public"],
-  ["get", "/api/v1/dataset-releases/{version}/artifact.json", "Dataset releases", "Release artefact bytes", "public"],
-  ["post", "/api/v1/admin/dataset-releases", "Dataset releases", "Publish a dataset release", "bearer"],
-  ["get", "/api/v1/admin/dataset-release-jobs/{jobId}", "Dataset releases", "Release generation job", "bearer"],
 ];
 
 const PLANNED_DESCRIPTION =

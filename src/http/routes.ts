@@ -22,6 +22,8 @@ import { registerParticipantStatistics } from "../read-api/participant-statistic
 import { registerParticipants } from "../read-api/participants.js";
 import { registerReadiness } from "../read-api/readiness.js";
 import { registerSeasons } from "../read-api/seasons.js";
+import { registerAdminDatasetReleases } from "../release-api/admin-releases.js";
+import { registerDatasetReleases } from "../release-api/releases.js";
 import { registerCorrections } from "../submission-api/corrections.js";
 import { registerDeliveryHistory } from "../submission-api/history.js";
 import { registerSubmissions } from "../submission-api/submissions.js";
@@ -63,4 +65,6 @@ export const apiRoutes: readonly RouteRegistration[] = [
   registerEventProvenance,
   registerStatisticProvenance,
   registerBatches,
+  registerDatasetReleases,
+  registerAdminDatasetReleases,
 ];

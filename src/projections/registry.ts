@@ -6,6 +6,7 @@ import { deliveryHistory } from "./delivery-history.js";
 import { fixtures } from "./fixtures.js";
 import type { Projector } from "./projector.js";
 import { referenceData } from "./reference-data.js";
+import { releases } from "./releases.js";
 import { statistics } from "./statistics.js";
 import { streamVersions } from "./stream-versions.js";
 
@@ -20,4 +21,5 @@ export const projectors: readonly Projector[] = [
   accounts,
   consumers,
   batches,
+  releases,
 ];
