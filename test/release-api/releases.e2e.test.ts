@@ -206,13 +206,32 @@ describe("a published release", () => {
 
   it("is regenerated from the log at its position to the same bytes, after later changes too", async () => {
     expect(sha256(await regenerated("1.0.0", release.position))).toBe(release.sha256);
+    // After the release: another match, and a correction of one of its deliveries.
     const imported = await importCricsheet(a.world.store, LATER.map(cricsheetFile));
     expect(imported.failed).toEqual([]);
+    const [fixture] = (JSON.parse(Buffer.from(bytes).toString("utf8")) as Artefact).fixtures;
+    const eventId = fixture?.innings[0]?.deliveries[0]?.eventId as string;
+    const history = dataOf<{ recorded: { state: Record<string, unknown> } }>(
+      await a.api.get(`/api/v1/submissions/events/${eventId}/history`, { token: admin.token }),
+      200,
+    );
+    const state = history.recorded.state as { runs: { offBat: number; extras: number; total: number } };
+    const runs = { ...state.runs, offBat: state.runs.offBat + 1, total: state.runs.total + 1 };
+    const corrected = await a.api.put(
+      `/api/v1/submissions/events/${eventId}`,
+      { fixtureId: fixture?.fixtureId, schemaVersion: "1.0", reason: "scorer's slip", event: { ...state, runs } },
+      { token: admin.token },
+    );
+    expect(corrected.status, corrected.text).toBe(200);
     await a.world.catchUp();
+
     expect(sha256(await regenerated("1.0.0", release.position))).toBe(release.sha256);
     const next = await published("1.1.0");
     expect(next.scope.counts.fixtures).toBe(FIRST.length + LATER.length);
     expect(next.sha256).not.toBe(release.sha256);
+    const later = JSON.parse(await regenerated("1.1.0", next.position)) as Artefact;
+    const revised = later.fixtures.find((f) => f.fixtureId === fixture?.fixtureId)?.innings[0]?.deliveries[0];
+    expect(revised).toMatchObject({ eventId, revision: 2, runs });
   }, 60_000);
 
   it("is answered, not generated again, when asked for once more", async () => {

@@ -16,9 +16,8 @@ export type PublishRelease = {
   sha256: string;
   scope: ReleaseScope;
 };
-export type FailRelease = { type: "FailRelease"; jobId: string; reason: string };
 
-export type ReleaseCommand = RequestRelease | StartGeneration | RecordProgress | PublishRelease | FailRelease;
+export type ReleaseCommand = RequestRelease | StartGeneration | RecordProgress | PublishRelease;
 
 /**
  * Requirements (docs/releases.md, "Jobs"):
@@ -30,7 +29,8 @@ export type ReleaseCommand = RequestRelease | StartGeneration | RecordProgress |
  *   allowed fails the job instead;
  * - progress is recorded for the attempt under way only, and only forward;
  * - a job is published once, whichever of several generators finishes first; a failed or
- *   superseded job publishes nothing.
+ *   superseded job publishes nothing. A generation that throws is begun again, so an error
+ *   that keeps recurring ends as the failure of the attempt after the last.
  * Steps that no longer apply write nothing rather than refuse: generators race and restart.
  */
 export const releaseDecider: Decider<ReleaseCommand, ReleaseState, ReleaseEvent> = {
@@ -77,8 +77,6 @@ export const releaseDecider: Decider<ReleaseCommand, ReleaseState, ReleaseEvent>
           },
         ];
       }
-      case "FailRelease":
-        return [failed(command.jobId, command.reason)];
       default: {
         const unknown: never = command;
         throw new Error(`unknown release command ${JSON.stringify(unknown)}`);
@@ -97,5 +95,5 @@ function request(command: RequestRelease, state: ReleaseState): ReleaseEvent[] {
 
 const failed = (jobId: string, reason: string): ReleaseEvent => ({
   type: "DatasetReleaseFailed",
-  data: { jobId, reason: reason.slice(0, 1000) },
+  data: { jobId, reason },
 });
