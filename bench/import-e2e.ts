@@ -1,7 +1,5 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { once } from "node:events";
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
-import { createServer } from "node:net";
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,6 +7,7 @@ import { promisify } from "node:util";
 import { PostgresEventStore } from "../src/event-store/postgres.js";
 import { importCricsheet } from "../src/ingest/cricsheet/import.js";
 import { pgliteDatabase, postgresDatabase } from "../test/support/scratch-databases.js";
+import { directoryBytes, startServer, stopServer } from "./server.js";
 import { log, measurement, pairedRatio, postgresUrl, type Result, seconds } from "./support.js";
 
 const run = promisify(execFile);
@@ -121,45 +120,4 @@ async function measure(backend: string, raw: number, target: Target): Promise<Re
     baseline: measurement("the file phase alone, in process", "s", files),
     ratio: pairedRatio(endToEnd, files),
   };
-}
-
-async function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const port = await freePort();
-  const server = spawn(process.execPath, ["bin/server.js"], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), REDIS_URL: "", EVENTSTORE_URL: "", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
-    const ready = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return server;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  server.kill("SIGKILL");
-  throw new Error("the server did not answer /health within 120 s");
-}
-
-async function stopServer(server: ChildProcess) {
-  const exited = once(server, "exit");
-  server.kill("SIGTERM");
-  await exited;
-}
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-
-async function directoryBytes(directory: string): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(directory, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) total += (await stat(path.join(entry.parentPath, entry.name))).size;
-  }
-  return total;
 }

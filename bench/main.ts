@@ -12,6 +12,7 @@ import { projectionBenchmark } from "./projection.js";
 import { provenanceBenchmark } from "./provenance.js";
 import { questionsBenchmark } from "./questions.js";
 import { readsBenchmark } from "./reads.js";
+import { releasesBenchmark } from "./releases.js";
 import { scaleBenchmark } from "./scale.js";
 import { statisticsReadsBenchmark, statisticsRebuildBenchmark } from "./statistics.js";
 import { submissionsBenchmark } from "./submissions.js";
@@ -34,6 +35,7 @@ const benchmarks: Record<string, () => Promise<Result[]>> = {
   batches: batchesBenchmark,
   provenance: provenanceBenchmark,
   questions: questionsBenchmark,
+  releases: releasesBenchmark,
 };
 
 const requested = process.argv.slice(2);

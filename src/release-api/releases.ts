@@ -7,6 +7,7 @@ import type { AppDependencies } from "../http/app.js";
 import { storableTimestamp } from "../http/dates.js";
 import { ApiError, errorEnvelopeSchema, errorResponses, notFound } from "../http/errors.js";
 import { matchesIfNoneMatch } from "../http/etag.js";
+import type { Logger } from "../http/logging.js";
 import { collectionSchema, cursorParam, keysetPage, limitParam } from "../http/pagination.js";
 import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
 import { ArtifactCorrupt, artifactBytes, findArtifact, type StoredArtifact } from "../releases/artifact-store.js";
@@ -170,7 +171,7 @@ export function registerDatasetReleases(app: Router, deps: AppDependencies) {
 
     const range = requestedRange(c, artifact, etag, release.createdAt);
     const [first, last] = range ?? [0, artifact.byteLength - 1];
-    const body = await checkedStream(artifactBytes(sql(), artifact, first, last));
+    const body = await checkedStream(artifactBytes(sql(), artifact, first, last), deps.logger);
     const headers = {
       ...validators,
       "Content-Type": "application/json",
@@ -222,17 +223,22 @@ function ifRangeHolds(ifRange: string | undefined, etag: string, modified: Date)
  * corrupt artefact found then is a 503; found later, the stream errors and the connection
  * is cut, short of its Content-Length.
  */
-async function checkedStream(chunks: AsyncGenerator<Uint8Array>): Promise<ReadableStream<Uint8Array>> {
-  const first = await unavailableIfCorrupt(chunks.next());
+async function checkedStream(chunks: AsyncGenerator<Uint8Array>, logger: Logger): Promise<ReadableStream<Uint8Array>> {
+  const first = await unavailableIfCorrupt(chunks.next(), logger);
   return new ReadableStream<Uint8Array>({
     start(controller) {
       if (first.done) controller.close();
       else controller.enqueue(first.value);
     },
     async pull(controller) {
-      const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
+      try {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      } catch (error) {
+        logger.error({ err: error }, "a release artefact download stopped part-way");
+        controller.error(error);
+      }
     },
     async cancel() {
       await chunks.return(undefined);
@@ -240,11 +246,12 @@ async function checkedStream(chunks: AsyncGenerator<Uint8Array>): Promise<Readab
   });
 }
 
-async function unavailableIfCorrupt<T>(read: Promise<T>): Promise<T> {
+async function unavailableIfCorrupt<T>(read: Promise<T>, logger: Logger): Promise<T> {
   try {
     return await read;
   } catch (error) {
     if (!(error instanceof ArtifactCorrupt)) throw error;
+    logger.error({ err: error }, "a release artefact failed its integrity check");
     throw new ApiError(
       "ARTIFACT_UNAVAILABLE",
       "The artefact failed its integrity check and is not served; operators are alerted",
