@@ -20,6 +20,7 @@ export const releaseVersion = z.string().regex(new RegExp(RELEASE_VERSION_PATTER
 export const ARTIFACT_SCHEMA_VERSION = "1.0";
 
 const count = z.number().int().min(0);
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 /** An event-log position as `commit:index` (src/event-store/port.ts). */
 const position = z.string().regex(/^\d+:\d+$/);
 
@@ -80,7 +81,9 @@ export const DatasetReleasePublished = defineEvent({
     position,
     schemaVersion: z.literal(ARTIFACT_SCHEMA_VERSION),
     byteLength: count,
-    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    sha256,
+    /** SHA-256 of the artefact's chunks' digests in order (src/releases/artifact-store.ts). */
+    chunksSha256: sha256,
     scope: releaseScopeSchema,
   }),
 });

@@ -17,9 +17,9 @@ export const positionToString = (p: Position) => `${p.commit}:${p.index}`;
 
 /** The position `positionToString` wrote. */
 export function positionFromString(text: string): Position {
-  const [commit, index] = text.split(":");
-  if (!commit || !index || !/^\d+$/.test(commit) || !/^\d+$/.test(index)) throw new Error(`not a position: ${text}`);
-  return { commit: BigInt(commit), index: BigInt(index) };
+  const match = /^(\d+):(\d+)$/.exec(text);
+  if (!match) throw new Error(`not a position: ${text}`);
+  return { commit: BigInt(match[1] as string), index: BigInt(match[2] as string) };
 }
 
 /** -1 (or "no_stream") expects the stream not to exist; "any" skips the check. */

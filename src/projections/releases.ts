@@ -6,7 +6,7 @@ import {
   DatasetReleaseRequested,
 } from "../../streams/release.js";
 import { defineProjector } from "./projector.js";
-import { json } from "./rows.js";
+import { json, lastByKey } from "./rows.js";
 
 /**
  * Dataset releases and their generation jobs as their streams say now (docs/releases.md).
@@ -15,8 +15,9 @@ import { json } from "./rows.js";
  * rebuild of this read model cannot touch them (src/releases/artifact-store.ts).
  *
  * Replay-safe: rows are keyed by job id and version, a request is inserted once, and each
- * later step is a row update that applying again leaves as it was. Release events are few,
- * so each run is applied with one statement per event type.
+ * later step is a row update that applying again leaves as it was. A run of one type may
+ * hold several events of a job (catch-up, a rebuild): only its last is applied, since an
+ * update joined to several rows of one job would apply an arbitrary one.
  */
 const ddl = `
   create table release_job (
@@ -45,11 +46,19 @@ const ddl = `
     schema_version text not null,
     byte_length bigint not null,
     sha256 text not null,
+    chunks_sha256 text not null,
     scope jsonb not null,
     requested_at timestamptz not null,
     created_at timestamptz not null
   );
   create index dataset_release_newest on dataset_release (created_at desc, version desc);`;
+
+/** Each job's last event of a run, its data with the time it happened. */
+const lastPerJob = <D extends { jobId: string }>(events: readonly { data: D; metadata: { occurredAt: string } }[]) =>
+  lastByKey(
+    events.map(({ data, metadata }) => ({ ...data, at: metadata.occurredAt })),
+    (row) => row.jobId,
+  );
 
 export const releases = defineProjector({
   name: "releases",
@@ -75,15 +84,20 @@ export const releases = defineProjector({
         on conflict (job_id) do nothing`;
     },
     [DatasetReleaseGenerationStarted.type]: (tx, events) => {
-      const rows = events.map(({ data, metadata }) => ({ ...data, at: metadata.occurredAt }));
+      // The job's first start is when it started, though the run's last says where it is.
+      const firstAt = new Map<string, string>();
+      for (const { data, metadata } of events)
+        if (!firstAt.has(data.jobId)) firstAt.set(data.jobId, metadata.occurredAt);
+      const rows = lastPerJob(events).map((row) => ({ ...row, firstAt: firstAt.get(row.jobId) }));
       return tx`
         update release_job j set status = 'generating', attempts = r."attempt", items_total = r."itemsTotal",
-          items_done = 0, started_at = coalesce(j.started_at, r.at), updated_at = r.at
-        from jsonb_to_recordset(${json(tx, rows)}) as r("jobId" uuid, "attempt" integer, "itemsTotal" integer, at timestamptz)
+          items_done = 0, started_at = coalesce(j.started_at, r."firstAt"), updated_at = r.at
+        from jsonb_to_recordset(${json(tx, rows)}) as r(
+          "jobId" uuid, "attempt" integer, "itemsTotal" integer, "firstAt" timestamptz, at timestamptz)
         where j.job_id = r."jobId" and j.status in ('queued', 'generating') and j.attempts <= r."attempt"`;
     },
     [DatasetReleaseProgressed.type]: (tx, events) => {
-      const rows = events.map(({ data, metadata }) => ({ ...data, at: metadata.occurredAt }));
+      const rows = lastPerJob(events);
       return tx`
         update release_job j set items_done = greatest(j.items_done, r."itemsDone"), updated_at = r.at
         from jsonb_to_recordset(${json(tx, rows)}) as r("jobId" uuid, "attempt" integer, "itemsDone" integer, at timestamptz)
@@ -97,6 +111,7 @@ export const releases = defineProjector({
         schema_version: data.schemaVersion,
         byte_length: data.byteLength,
         sha256: data.sha256,
+        chunks_sha256: data.chunksSha256,
         scope: data.scope,
         at: metadata.occurredAt,
       }));
@@ -107,16 +122,17 @@ export const releases = defineProjector({
         where j.job_id = r.job_id`;
       return tx`
         insert into dataset_release (
-          version, job_id, position, schema_version, byte_length, sha256, scope, requested_at, created_at)
-        select r.version, r.job_id, r.position, r.schema_version, r.byte_length, r.sha256, r.scope, j.requested_at, r.at
+          version, job_id, position, schema_version, byte_length, sha256, chunks_sha256, scope, requested_at, created_at)
+        select r.version, r.job_id, r.position, r.schema_version, r.byte_length, r.sha256, r.chunks_sha256, r.scope,
+          j.requested_at, r.at
         from jsonb_to_recordset(${json(tx, rows)}) as r(
           job_id uuid, version text, position text, schema_version text, byte_length bigint, sha256 text,
-          scope jsonb, at timestamptz)
+          chunks_sha256 text, scope jsonb, at timestamptz)
         join release_job j on j.job_id = r.job_id
         on conflict (version) do nothing`;
     },
     [DatasetReleaseFailed.type]: (tx, events) => {
-      const rows = events.map(({ data, metadata }) => ({ ...data, at: metadata.occurredAt }));
+      const rows = lastPerJob(events);
       return tx`
         update release_job j set status = 'failed', failure = r.reason, updated_at = r.at, finished_at = r.at
         from jsonb_to_recordset(${json(tx, rows)}) as r("jobId" uuid, reason text, at timestamptz)

@@ -1,17 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import parseRange from "range-parser";
 import { anonymousAccess } from "../http/access.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
+import { byteRange, httpDate, ifRangeHolds } from "../http/byte-ranges.js";
 import { storableTimestamp } from "../http/dates.js";
 import { ApiError, errorEnvelopeSchema, errorResponses, notFound } from "../http/errors.js";
 import { matchesIfNoneMatch } from "../http/etag.js";
 import type { Logger } from "../http/logging.js";
 import { collectionSchema, cursorParam, keysetPage, limitParam } from "../http/pagination.js";
 import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
-import { ArtifactCorrupt, artifactBytes, findArtifact, type StoredArtifact } from "../releases/artifact-store.js";
-import { findRelease, listReleases, type ReleaseKey } from "../releases/queries.js";
+import { ArtifactCorrupt, artifactBytes, findSealedArtifact, type SealedArtifact } from "../releases/artifact-store.js";
+import { findRelease, listReleases, type Release, type ReleaseKey } from "../releases/queries.js";
 import { RELEASES_PATH, releaseSchema, releaseToApi } from "./schemas.js";
 
 /**
@@ -97,7 +97,7 @@ const artifactRoute = createRoute({
   operationId: "downloadDatasetReleaseArtifact",
   summary: "The release's artefact: the exact bytes its checksum covers",
   description:
-    'The artefact (RFC 8785 canonical JSON, schema in docs/releases.md) as an attachment. Its ETag is `"sha256:<hex>"`, the checksum in the metadata, and never changes. `If-None-Match` (or `If-Modified-Since`) answers 304; one `Range: bytes=…` answers 206 with that part (`If-Range` with the ETag or the Last-Modified date makes it conditional); a range starting past the end is 416 with `Content-Range: bytes */<length>`; several ranges are answered with the whole artefact. Every chunk is checked against its stored SHA-256 before it is sent, and a whole download against the release\'s checksum before its last bytes: a failed check before the first byte is 503 ARTIFACT_UNAVAILABLE, after it the connection is cut, so a client never holds a complete body with other bytes.',
+    'The artefact (RFC 8785 canonical JSON, schema in docs/releases.md) as an attachment. Its ETag is `"sha256:<hex>"`, the checksum in the metadata, and never changes. `If-None-Match` (or `If-Modified-Since`) answers 304; one `Range: bytes=…` answers 206 with that part (`If-Range` with the ETag, or exactly the Last-Modified date, makes it conditional; a suffix longer than the artefact is the whole); a range starting past the end is 416 with `Content-Range: bytes */<length>`; several ranges, another unit or an unreadable range are answered with the whole artefact. HEAD answers the headers without reading a byte. Every chunk is checked against its stored SHA-256 before it is sent, and a whole download against the release\'s checksum before its last bytes: a failed check before the first byte is 503 ARTIFACT_UNAVAILABLE, after it the connection is cut, so a client never holds a complete body with other bytes.',
   ...implemented,
   security: [],
   request: { params: versionParam },
@@ -158,64 +158,70 @@ export function registerDatasetReleases(app: Router, deps: AppDependencies) {
   app.openapi({ ...artifactRoute, ...access }, async (c) => {
     const { version } = c.req.valid("param");
     const release = await findRelease(sql(), version);
-    const artifact = release && (await findArtifact(sql(), version));
-    if (!release || !artifact) throw notFound("dataset release");
+    if (!release) throw notFound("dataset release");
+    const artifact = await findSealedArtifact(sql(), release.jobId);
+    if (!artifact || !sealedAsPublished(artifact, release))
+      throw unavailable(deps.logger, new ArtifactCorrupt(`the sealed artefact of ${version} is not the one published`));
     const etag = `"sha256:${artifact.sha256}"`;
+    const lastModified = release.createdAt.toUTCString();
     const validators = {
       ETag: etag,
-      "Last-Modified": release.createdAt.toUTCString(),
+      "Last-Modified": lastModified,
       "Cache-Control": CACHE_FOREVER,
       "Accept-Ranges": "bytes",
     };
-    if (notModifiedSince(c, etag, release.createdAt)) return c.body(null, 304, validators);
+    if (notModified(c, etag, release.createdAt)) return c.body(null, 304, validators);
 
-    const range = requestedRange(c, artifact, etag, release.createdAt);
+    const range = requestedRange(c, artifact.byteLength, etag, lastModified);
     const [first, last] = range ?? [0, artifact.byteLength - 1];
-    const body = await checkedStream(artifactBytes(sql(), artifact, first, last), deps.logger);
     const headers = {
       ...validators,
       "Content-Type": "application/json",
       "Content-Disposition": `attachment; filename="cricket-dataset-${version}.json"`,
       "Content-Length": String(last - first + 1),
+      ...(range ? { "Content-Range": `bytes ${first}-${last}/${artifact.byteLength}` } : {}),
     };
-    if (!range) return c.body(body, 200, headers);
-    return c.body(body, 206, { ...headers, "Content-Range": `bytes ${first}-${last}/${artifact.byteLength}` });
+    const status = range ? 206 : 200;
+    // HEAD is answered by this handler too: its headers, without reading a byte.
+    if (c.req.method === "HEAD") return c.body(null, status, headers);
+    return c.body(await checkedStream(artifactBytes(sql(), artifact, first, last), deps.logger), status, headers);
   });
 }
 
+/** The sealed artefact is the one the release's publication names. */
+const sealedAsPublished = (artifact: SealedArtifact, release: Release) =>
+  artifact.sha256 === release.sha256 &&
+  artifact.byteLength === release.byteLength &&
+  artifact.chunksSha256 === release.chunksSha256;
+
 /** RFC 9110 §13.2.2: If-None-Match decides when present; otherwise If-Modified-Since. */
-function notModifiedSince(c: Context, etag: string, modified: Date): boolean {
+function notModified(c: Context, etag: string, modified: Date): boolean {
   const ifNoneMatch = c.req.header("If-None-Match");
   if (ifNoneMatch !== undefined) return matchesIfNoneMatch(ifNoneMatch, etag);
-  const since = Date.parse(c.req.header("If-Modified-Since") ?? "");
-  return Number.isFinite(since) && Math.floor(modified.getTime() / 1000) * 1000 <= since;
+  const since = httpDate(c.req.header("If-Modified-Since"));
+  return since !== undefined && Math.floor(modified.getTime() / 1000) * 1000 <= since;
 }
 
-/**
- * The one byte range asked for, or undefined for the whole artefact: no Range, one that
- * cannot be read, several ranges, or an If-Range the artefact does not meet (RFC 9110 §14.2
- * lets a server answer any of those with the whole). A range wholly past the end is 416.
- */
-function requestedRange(c: Context, artifact: StoredArtifact, etag: string, modified: Date) {
+/** The one byte range to serve, or undefined for the whole; a range starting past the end is 416. */
+function requestedRange(c: Context, length: number, etag: string, lastModified: string) {
   const header = c.req.header("Range");
-  if (header === undefined || !ifRangeHolds(c.req.header("If-Range"), etag, modified)) return undefined;
-  const ranges = parseRange(artifact.byteLength, header, { combine: true });
-  if (ranges === -1)
+  if (header === undefined || !ifRangeHolds(c.req.header("If-Range"), etag, lastModified)) return undefined;
+  const range = byteRange(header, length);
+  if (range === "unsatisfiable")
     throw new ApiError(
       "RANGE_NOT_SATISFIABLE",
-      `The artefact is ${artifact.byteLength} bytes long; the range asked for starts beyond it`,
-    ).withHeaders({ "Content-Range": `bytes */${artifact.byteLength}` });
-  if (ranges === -2 || ranges.type !== "bytes" || ranges.length !== 1) return undefined;
-  const [range] = ranges;
-  return range ? ([range.start, range.end] as const) : undefined;
+      `The artefact is ${length} bytes long; the range asked for holds none of them`,
+    ).withHeaders({ "Content-Range": `bytes */${length}` });
+  return range;
 }
 
-/** If-Range holds with our (strong) ETag, or a date no earlier than the publication's second. */
-function ifRangeHolds(ifRange: string | undefined, etag: string, modified: Date): boolean {
-  if (ifRange === undefined) return true;
-  if (ifRange.startsWith('"') || ifRange.startsWith("W/")) return ifRange === etag;
-  const date = Date.parse(ifRange);
-  return Number.isFinite(date) && Math.floor(modified.getTime() / 1000) * 1000 <= date;
+/** The 503 of an artefact that failed its check, logged as the error it is. */
+function unavailable(logger: Logger, error: ArtifactCorrupt) {
+  logger.error({ err: error }, "a release artefact failed its integrity check");
+  return new ApiError(
+    "ARTIFACT_UNAVAILABLE",
+    "The artefact failed its integrity check and is not served; operators are alerted",
+  );
 }
 
 /**
@@ -250,11 +256,7 @@ async function unavailableIfCorrupt<T>(read: Promise<T>, logger: Logger): Promis
   try {
     return await read;
   } catch (error) {
-    if (!(error instanceof ArtifactCorrupt)) throw error;
-    logger.error({ err: error }, "a release artefact failed its integrity check");
-    throw new ApiError(
-      "ARTIFACT_UNAVAILABLE",
-      "The artefact failed its integrity check and is not served; operators are alerted",
-    );
+    if (error instanceof ArtifactCorrupt) throw unavailable(logger, error);
+    throw error;
   }
 }

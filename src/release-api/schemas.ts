@@ -19,6 +19,7 @@ export const versionField = z
 
 const count = (description: string, example: number) => z.number().int().min(0).openapi({ description, example });
 
+/** The scope as the API documents it; `releaseScopeSchema` (streams/release.ts) is the fact it is read from. */
 const scopeSchema = z
   .object({
     counts: z

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { ReleaseScope } from "../../streams/release.js";
 import type { Sql } from "../db/database.js";
 
 /**
@@ -11,13 +12,17 @@ import type { Sql } from "../db/database.js";
 /** 1 MiB: one chunk is one query's worth, and what a download holds in memory at a time. */
 export const CHUNK_SIZE = 1 << 20;
 
-export type StoredArtifact = {
-  version: string;
+/** An artefact whose every chunk is stored, and what it adds up to. */
+export type SealedArtifact = {
   jobId: string;
+  version: string;
   sha256: string;
   byteLength: number;
   chunkSize: number;
   chunkCount: number;
+  /** SHA-256 of the chunks' hex digests in order: ties each chunk's digest to the whole. */
+  chunksSha256: string;
+  scope: ReleaseScope;
 };
 
 /** The artefact's bytes failed their check: what is stored is not what was published. */
@@ -25,11 +30,12 @@ export class ArtifactCorrupt extends Error {
   override readonly name = "ArtifactCorrupt";
 }
 
-const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
 
 /** Stores an artefact's text as it is written, a chunk at a time, and digests the whole. */
 export class ArtifactWriter {
   private readonly hash = createHash("sha256");
+  private readonly chunksHash = createHash("sha256");
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private byteLength = 0;
@@ -58,7 +64,7 @@ export class ArtifactWriter {
   }
 
   /** Stores what is left; the artefact's length, checksum and chunking. */
-  async finish(): Promise<Omit<StoredArtifact, "version">> {
+  async finish(): Promise<Omit<SealedArtifact, "version" | "scope">> {
     if (this.pendingBytes > 0) await this.store(Buffer.concat(this.pending));
     this.pending = [];
     this.pendingBytes = 0;
@@ -68,11 +74,13 @@ export class ArtifactWriter {
       byteLength: this.byteLength,
       chunkSize: this.chunkSize,
       chunkCount: this.chunkCount,
+      chunksSha256: this.chunksHash.digest("hex"),
     };
   }
 
   private async store(bytes: Buffer): Promise<void> {
     const digest = sha256(bytes);
+    this.chunksHash.update(digest);
     const ordinal = this.chunkCount++;
     const inserted = await this.sql`
       insert into release_artifact_chunks (job_id, ordinal, sha256, bytes)
@@ -88,47 +96,54 @@ export class ArtifactWriter {
 }
 
 /**
- * Makes the stored chunks the version's artefact, once: a second generator sealing the same
- * bytes changes nothing; anything else already sealed under the version is an error.
+ * Records that the job's chunks are the whole artefact, once: sealing again (a restart after
+ * the seal) must seal the same bytes.
  */
-export async function sealArtifact(sql: Sql, artifact: StoredArtifact): Promise<void> {
-  const { version, jobId, sha256: digest, byteLength, chunkSize, chunkCount } = artifact;
+export async function sealArtifact(sql: Sql, artifact: SealedArtifact): Promise<void> {
+  const { jobId, version, sha256: digest, byteLength, chunkSize, chunkCount, chunksSha256, scope } = artifact;
   await sql`
-    insert into release_artifacts (version, job_id, sha256, byte_length, chunk_size, chunk_count)
-    values (${version}, ${jobId}, ${digest}, ${byteLength}, ${chunkSize}, ${chunkCount})
-    on conflict (version) do nothing`;
-  const sealed = await findArtifact(sql, version);
-  if (sealed?.jobId !== jobId || sealed.sha256 !== digest)
-    throw new Error(`release ${version} is sealed already with other bytes (job ${sealed?.jobId})`);
+    insert into release_artifacts (job_id, version, sha256, byte_length, chunk_size, chunk_count, chunks_sha256, scope)
+    values (${jobId}, ${version}, ${digest}, ${byteLength}, ${chunkSize}, ${chunkCount}, ${chunksSha256},
+      ${sql.json(scope)})
+    on conflict (job_id) do nothing`;
+  const sealed = await findSealedArtifact(sql, jobId);
+  if (sealed?.sha256 !== digest) throw new Error(`job ${jobId} sealed other bytes before (${sealed?.sha256})`);
 }
 
-export async function findArtifact(sql: Sql, version: string): Promise<StoredArtifact | undefined> {
-  const [row] = await sql<StoredArtifact[]>`
-    select version, job_id::text as "jobId", sha256, byte_length::int as "byteLength",
-      chunk_size as "chunkSize", chunk_count as "chunkCount"
-    from release_artifacts where version = ${version}`;
+export async function findSealedArtifact(sql: Sql, jobId: string): Promise<SealedArtifact | undefined> {
+  const [row] = await sql<SealedArtifact[]>`
+    select job_id::text as "jobId", version, sha256, byte_length::float8 as "byteLength", chunk_size as "chunkSize",
+      chunk_count as "chunkCount", chunks_sha256 as "chunksSha256", scope
+    from release_artifacts where job_id = ${jobId}`;
   return row;
 }
 
 /**
- * Bytes `first` to `last` (inclusive) of an artefact, a chunk at a time. Each chunk is
- * checked before any of it is given out; when the whole artefact is read, the last chunk
- * is given out only once the whole has matched its checksum. A failed check throws
+ * Bytes `first` to `last` (inclusive) of an artefact, a chunk at a time. The chunks' digests
+ * are first checked against the sealed digest of them all; each chunk is checked against its
+ * digest before any of it is given out; when the whole artefact is read, the last chunk is
+ * given out only once the whole has matched its checksum. A failed check throws
  * `ArtifactCorrupt`.
  */
 export async function* artifactBytes(
   sql: Sql,
-  artifact: StoredArtifact,
+  artifact: SealedArtifact,
   first = 0,
   last = artifact.byteLength - 1,
 ): AsyncGenerator<Uint8Array> {
+  const digests = (
+    await sql<{ sha256: string }[]>`
+      select sha256 from release_artifact_chunks where job_id = ${artifact.jobId} order by ordinal`
+  ).map((row) => row.sha256);
+  if (digests.length !== artifact.chunkCount || sha256(digests.join("")) !== artifact.chunksSha256)
+    throw new ArtifactCorrupt(`the chunks of release ${artifact.version} are not the ones sealed`);
   const whole = first === 0 && last === artifact.byteLength - 1 ? createHash("sha256") : undefined;
   const from = Math.floor(first / artifact.chunkSize);
   const to = Math.floor(last / artifact.chunkSize);
   for (let ordinal = from; ordinal <= to; ordinal++) {
-    const [chunk] = await sql<{ sha256: string; bytes: Buffer }[]>`
-      select sha256, bytes from release_artifact_chunks where job_id = ${artifact.jobId} and ordinal = ${ordinal}`;
-    if (!chunk || sha256(chunk.bytes) !== chunk.sha256)
+    const [chunk] = await sql<{ bytes: Buffer }[]>`
+      select bytes from release_artifact_chunks where job_id = ${artifact.jobId} and ordinal = ${ordinal}`;
+    if (!chunk || sha256(chunk.bytes) !== digests[ordinal])
       throw new ArtifactCorrupt(`chunk ${ordinal} of release ${artifact.version} is missing or altered`);
     whole?.update(chunk.bytes);
     if (ordinal === to && whole && whole.digest("hex") !== artifact.sha256)

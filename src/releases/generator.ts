@@ -1,27 +1,30 @@
 import { EventEmitter } from "node:events";
-import { releaseCatalogue, releaseStream } from "../../streams/release.js";
-import { handleCommand, loadStream } from "../commands/handle.js";
+import { type ReleaseEvent, releaseCatalogue, releaseStream } from "../../streams/release.js";
+import type { ReleaseJob } from "../../streams/release-state.js";
+import { type HandleResult, handleCommand, loadStream } from "../commands/handle.js";
 import { type ReleaseCommand, releaseDecider } from "../commands/releases/decide.js";
 import type { Sql } from "../db/database.js";
 import { type EventStore, type Position, positionFromString } from "../event-store/port.js";
 import type { Logger } from "../http/logging.js";
 import { signalOrTimeout } from "../projections/runner.js";
 import { releaseArtifact, releaseStreams, streamCount } from "./artifact.js";
-import { ArtifactWriter, sealArtifact } from "./artifact-store.js";
+import { ArtifactWriter, findSealedArtifact, type SealedArtifact, sealArtifact } from "./artifact-store.js";
 
 /**
  * Generates requested releases: a reactor on the log, as the batch validator is. Its work
  * list is the jobs the `releases` read model shows queued or generating; each job's stream
- * says where it is. A generation always starts from the first byte (the bytes are a
- * function of the position, so a restarted one writes what the first wrote, and the chunk
- * store checks that it does); it is published once, by whichever generator finishes first
- * (docs/releases.md, "Jobs").
+ * says where it is. One process at a time works on a job (an advisory lock). A generation
+ * always starts from the first byte (the bytes are a function of the position, so a
+ * restarted one writes what the first wrote, and the chunk store checks that it does); it
+ * is published once (docs/releases.md, "Jobs").
  */
 
 const SYSTEM = "release-generator";
 /** Progress is recorded about this many times a generation, and at most every PROGRESS_MS. */
 const PROGRESS_STEPS = 20;
 const PROGRESS_MS = 2000;
+/** Seeds the hash of a job id that is its advisory lock's key, apart from every other lock's. */
+const LOCK_SEED = 7_405_311_023;
 
 type Projections = {
   onProgress(listener: () => void): () => void;
@@ -77,26 +80,68 @@ export class ReleaseGenerator {
     return published;
   }
 
-  /** Generates the version's current job from its first byte to its publication; false when there was nothing to do. */
+  /**
+   * Takes the version's current job to its publication; false when there was nothing to do
+   * (or another generator holds the job). An artefact sealed before a restart is published
+   * as it is; otherwise it is written from the first byte.
+   */
   async generate(version: string): Promise<boolean> {
-    const { sql, store, projections } = this.deps;
+    const { store } = this.deps;
     const stream = releaseStream(version);
     const { state } = await loadStream(store, releaseCatalogue, stream, releaseDecider);
     const job = state?.job;
     if (!job || (job.status !== "queued" && job.status !== "generating")) return false;
-    const { jobId } = job;
     const step = (command: ReleaseCommand) =>
       handleCommand(store, releaseCatalogue, stream, releaseDecider, command, { actor: SYSTEM, now: new Date() });
+    return (
+      (await this.holding(job.jobId, async () => {
+        const sealed = (await findSealedArtifact(this.deps.sql, job.jobId)) ?? (await this.written(version, job, step));
+        if (!sealed) return false;
+        const { jobId, sha256, byteLength, chunksSha256, scope } = sealed;
+        await step({ type: "PublishRelease", jobId, sha256, byteLength, chunksSha256, scope });
+        return true;
+      })) ?? false
+    );
+  }
 
+  /**
+   * Runs `work` holding the job's lock, so that of several processes one generates it (the
+   * others find it held and leave it); undefined when another holds it. The lock is the
+   * session's: it goes with a process that dies.
+   */
+  private async holding<T>(jobId: string, work: () => Promise<T>): Promise<T | undefined> {
+    const session = await this.deps.sql.reserve();
+    try {
+      const [row] = await session<{ locked: boolean }[]>`
+        select pg_try_advisory_lock(hashtextextended(${jobId}, ${LOCK_SEED})) as locked`;
+      if (!row?.locked) return undefined;
+      try {
+        return await work();
+      } finally {
+        await session`select pg_advisory_unlock(hashtextextended(${jobId}, ${LOCK_SEED}))`;
+      }
+    } finally {
+      session.release();
+    }
+  }
+
+  /** Writes and seals the job's artefact, from its first byte; undefined when it did not get to the end. */
+  private async written(
+    version: string,
+    job: ReleaseJob,
+    step: (command: ReleaseCommand) => Promise<HandleResult<ReleaseEvent>>,
+  ): Promise<SealedArtifact | undefined> {
+    const { sql, store, projections } = this.deps;
+    const { jobId } = job;
     const position = positionFromString(job.position);
     // Once the stream list has passed the position, every stream the release holds is in
     // it, and no transaction can still add an event at or before the position.
-    if (!(await projections.waitFor(["stream_versions"], position, 30_000))) return false;
+    if (!(await projections.waitFor(["stream_versions"], position, 5000))) return undefined;
     const streams = await releaseStreams(sql);
     const itemsTotal = streamCount(streams);
     const started = await step({ type: "StartGeneration", jobId, itemsTotal });
     const begun = started.events.find((e) => e.type === "DatasetReleaseGenerationStarted");
-    if (begun?.type !== "DatasetReleaseGenerationStarted") return false;
+    if (begun?.type !== "DatasetReleaseGenerationStarted") return undefined;
     const { attempt } = begun.data;
 
     let itemsDone = 0;
@@ -110,13 +155,11 @@ export class ReleaseGenerator {
     });
     const writer = new ArtifactWriter(sql, jobId);
     for await (const text of artifact.text) {
-      if (this.stopping) return false;
+      if (this.stopping) return undefined;
       await writer.write(text);
     }
-    const stored = { version, ...(await writer.finish()) };
-    await sealArtifact(sql, stored);
-    const { sha256, byteLength } = stored;
-    await step({ type: "PublishRelease", jobId, sha256, byteLength, scope: artifact.scope() });
-    return true;
+    const sealed = { version, ...(await writer.finish()), scope: artifact.scope() };
+    await sealArtifact(sql, sealed);
+    return sealed;
   }
 }

@@ -11,6 +11,7 @@ export type Release = {
   schemaVersion: string;
   byteLength: number;
   sha256: string;
+  chunksSha256: string;
   scope: ReleaseScope;
   requestedAt: Date;
   createdAt: Date;
@@ -33,8 +34,8 @@ export type ReleaseJobView = {
 };
 
 const releaseColumns = (sql: Sql) => sql`
-  version, job_id::text as "jobId", position, schema_version as "schemaVersion", byte_length::int as "byteLength",
-  sha256, scope, requested_at as "requestedAt", created_at as "createdAt"`;
+  version, job_id::text as "jobId", position, schema_version as "schemaVersion", byte_length::float8 as "byteLength",
+  sha256, chunks_sha256 as "chunksSha256", scope, requested_at as "requestedAt", created_at as "createdAt"`;
 
 export async function findRelease(sql: Sql, version: string): Promise<Release | undefined> {
   const [row] = await sql<Release[]>`select ${releaseColumns(sql)} from dataset_release where version = ${version}`;

@@ -4,6 +4,7 @@ import type { ParticipantEvent } from "../../streams/participant.js";
 import type { SeasonEvent } from "../../streams/season.js";
 import type { TeamEvent } from "../../streams/team.js";
 import type { EventData } from "../../streams/types.js";
+import { unreachable } from "../../streams/unreachable.js";
 import type { VenueEvent } from "../../streams/venue.js";
 
 /**
@@ -74,10 +75,13 @@ export function fixtureRecord(events: readonly FixtureEvent[]) {
       case "FixtureSourceRevised":
         if (source) source = { ...source, ...event.data };
         break;
+      // Provenance, not data: the protected provenance routes hold it.
       case "FixtureScheduled":
       case "SubmissionAccepted":
       case "BatchItemsPublished":
         break;
+      default:
+        unreachable(event);
     }
   }
   const byInnings = new Map<string, Delivery[]>();

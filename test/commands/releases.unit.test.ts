@@ -33,7 +33,8 @@ const progressed = (attempt: number, itemsDone: number): ReleaseEvent => ({
   type: "DatasetReleaseProgressed",
   data: { jobId: JOB, attempt, itemsDone },
 });
-const publish = { type: "PublishRelease" as const, jobId: JOB, byteLength: 1234, sha256: "a".repeat(64), scope };
+const digests = { sha256: "a".repeat(64), chunksSha256: "b".repeat(64) };
+const publish = { type: "PublishRelease" as const, jobId: JOB, byteLength: 1234, ...digests, scope };
 const publishedEvent: ReleaseEvent = {
   type: "DatasetReleasePublished",
   data: {
@@ -42,7 +43,7 @@ const publishedEvent: ReleaseEvent = {
     position: POSITION,
     schemaVersion: "1.0",
     byteLength: 1234,
-    sha256: "a".repeat(64),
+    ...digests,
     scope,
   },
 };

@@ -127,7 +127,9 @@ describe("asking for a release", () => {
   ])("refuses %j with 422 naming the field, and writes nothing", async (body) => {
     const res = await request(body);
     expectError(res, 422, "VALIDATION_FAILED");
-    expect((res.body as { error: { details: unknown[] } }).error.details.length).toBeGreaterThan(0);
+    const fields = (res.body as { error: { details: { field: string }[] } }).error.details.map((d) => d.field);
+    expect(fields.length).toBeGreaterThan(0);
+    for (const field of fields) expect(["version", "scope", "body", ""]).toContain(field);
     for (const version of ["1.0", "01.0.0", "1.0.0"])
       expect(await a.world.store.readStream(releaseStream(version))).toEqual([]);
   });
@@ -269,7 +271,25 @@ describe("a published release", () => {
     const stale = await download(release.artifactUrl, { Range: "bytes=0-9", "If-Range": '"sha256:0"' });
     expect(stale.status).toBe(200);
     expect(stale.bytes.length).toBe(release.byteLength);
-    expect((await download(release.artifactUrl, { Range: "bytes=0-9,20-29" })).status).toBe(200);
+    const dated = await download(release.artifactUrl, { Range: "bytes=0-9", "If-Range": lastModified });
+    expect(dated.status).toBe(206);
+    const later = new Date(Date.parse(lastModified) + 60_000).toUTCString();
+    expect((await download(release.artifactUrl, { Range: "bytes=0-9", "If-Range": later })).status).toBe(200);
+    const longer = await download(release.artifactUrl, { Range: `bytes=-${release.byteLength + 100}` });
+    expect(longer.status).toBe(206);
+    expect(longer.headers.get("content-range")).toBe(`bytes 0-${release.byteLength - 1}/${release.byteLength}`);
+    expect(longer.bytes).toEqual(bytes);
+    for (const whole of ["bytes=0-9,20-29", "bytes=9-2", "items=0-9", "bytes=abc"]) {
+      const answer = await download(release.artifactUrl, { Range: whole });
+      expect(answer.status, whole).toBe(200);
+      expect(answer.bytes).toEqual(bytes);
+    }
+    expect((await download(release.artifactUrl, { "If-Modified-Since": "2100" })).status).toBe(200);
+
+    const head = await a.app.request(release.artifactUrl, { method: "HEAD", headers: { Range: "bytes=0-9" } });
+    expect(head.status).toBe(206);
+    expect(head.headers.get("content-length")).toBe("10");
+    expect(await head.text()).toBe("");
 
     const past = await a.api.get(release.artifactUrl, { headers: { Range: `bytes=${release.byteLength}-` } });
     expectError(past, 416, "RANGE_NOT_SATISFIABLE");
@@ -300,15 +320,31 @@ describe("a published release", () => {
       /immutable/,
     );
     await expect(a.db.sql`delete from release_artifact_chunks`).rejects.toThrow(/immutable/);
-    // Only by switching the guard off, as an intruder with the database's keys might.
-    const altered = await published("2.0.0");
-    await a.db.sql.begin(async (tx) => {
-      await tx`alter table release_artifact_chunks disable trigger release_artifact_chunks_immutable`;
-      await tx`
-        update release_artifact_chunks set bytes = overlay(bytes placing '\\x20'::bytea from 2 for 1)
-        where job_id = (select job_id from release_artifacts where version = '2.0.0')`;
-      await tx`alter table release_artifact_chunks enable trigger release_artifact_chunks_immutable`;
-    });
-    expectError(await a.api.get(altered.artifactUrl), 503, "ARTIFACT_UNAVAILABLE");
+    await expect(a.db.sql`truncate release_artifact_chunks, release_artifacts`).rejects.toThrow(/immutable/);
+    // Only by switching the guard off, as an intruder with the database's keys might: the
+    // bytes alone, then the bytes with their chunk's digest.
+    const alter = async (version: string, digestToo: boolean) => {
+      await a.db.sql.begin(async (tx) => {
+        await tx`alter table release_artifact_chunks disable trigger release_artifact_chunks_immutable`;
+        await tx`
+          update release_artifact_chunks set bytes = overlay(bytes placing '\\x20'::bytea from 2 for 1)
+          where job_id = (select job_id from release_artifacts where version = ${version})`;
+        if (digestToo)
+          await tx`
+            update release_artifact_chunks set sha256 = encode(sha256(bytes), 'hex')
+            where job_id = (select job_id from release_artifacts where version = ${version})`;
+        await tx`alter table release_artifact_chunks enable trigger release_artifact_chunks_immutable`;
+      });
+    };
+    for (const [version, digestToo] of [
+      ["2.0.0", false],
+      ["2.0.1", true],
+    ] as const) {
+      const altered = await published(version);
+      await alter(version, digestToo);
+      expectError(await a.api.get(altered.artifactUrl), 503, "ARTIFACT_UNAVAILABLE");
+      expect((await download(altered.artifactUrl, { Range: "bytes=0-9" })).status).toBe(503);
+    }
+    expect(a.logs().filter((line) => line.msg === "a release artefact failed its integrity check")).toHaveLength(4);
   }, 60_000);
 });

@@ -7,7 +7,7 @@ import { positionFromString } from "../../src/event-store/port.js";
 import { PostgresEventStore } from "../../src/event-store/postgres.js";
 import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
 import { releaseArtifact, releaseStreams } from "../../src/releases/artifact.js";
-import { artifactBytes, findArtifact } from "../../src/releases/artifact-store.js";
+import { artifactBytes, findSealedArtifact } from "../../src/releases/artifact-store.js";
 import { releaseStream } from "../../streams/release.js";
 import { cricsheetFile, matchFiles } from "../support/cricsheet.js";
 import { postgresDatabase, postgresUrl, type TestDatabase } from "../support/databases.js";
@@ -35,7 +35,7 @@ const worker = () => {
   return child;
 };
 
-type Job = { status: string; attempts: number; items_done: number };
+type Job = { job_id: string; status: string; attempts: number; items_done: number };
 
 async function until<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
@@ -59,7 +59,8 @@ describe.skipIf(!url)("a release generation killed part-way", () => {
     await requestRelease(store, "1.0.0", { actor: "test", now: new Date() });
 
     const first = worker();
-    const job = () => sql<Job[]>`select status, attempts, items_done from release_job`.then(([row]) => row);
+    const job = () =>
+      sql<Job[]>`select job_id::text, status, attempts, items_done from release_job`.then(([row]) => row);
     const underWay = await until("progress", async () => {
       const row = await job();
       return row?.status === "generating" && row.items_done > 0 ? row : undefined;
@@ -67,7 +68,7 @@ describe.skipIf(!url)("a release generation killed part-way", () => {
     first.kill("SIGKILL");
     await once(first, "exit");
     expect(underWay.attempts).toBe(1);
-    expect(await findArtifact(sql, "1.0.0")).toBeUndefined();
+    expect(await findSealedArtifact(sql, underWay.job_id)).toBeUndefined();
 
     const second = worker();
     const published = await until("release", async () => {
@@ -78,11 +79,11 @@ describe.skipIf(!url)("a release generation killed part-way", () => {
     second.kill("SIGTERM");
     await once(second, "exit");
 
-    expect(await job()).toMatchObject({ status: "published", attempts: 2 });
+    expect(await job()).toMatchObject({ job_id: underWay.job_id, status: "published", attempts: 2 });
     const events = (await store.readStream(releaseStream("1.0.0"))).map((e) => e.type);
     expect(events.filter((type) => type === "DatasetReleasePublished")).toHaveLength(1);
 
-    const stored = await findArtifact(sql, "1.0.0");
+    const stored = await findSealedArtifact(sql, underWay.job_id);
     expect(stored).toMatchObject({ sha256: published.sha256, byteLength: published.byte_length });
     const served = createHash("sha256");
     for await (const chunk of artifactBytes(sql, stored as NonNullable<typeof stored>)) served.update(chunk);

@@ -14,6 +14,7 @@ export type PublishRelease = {
   jobId: string;
   byteLength: number;
   sha256: string;
+  chunksSha256: string;
   scope: ReleaseScope;
 };
 
@@ -39,8 +40,8 @@ export const releaseDecider: Decider<ReleaseCommand, ReleaseState, ReleaseEvent>
   decide: (command, state) => {
     if (command.type === "RequestRelease") return request(command, state);
     const job = state?.job;
-    const live = job?.jobId === command.jobId && (job.status === "queued" || job.status === "generating");
-    if (!job || !live || !state) return [];
+    if (!state || !job || job.jobId !== command.jobId || (job.status !== "queued" && job.status !== "generating"))
+      return [];
     switch (command.type) {
       case "StartGeneration":
         return job.attempts >= MAX_ATTEMPTS
@@ -61,7 +62,7 @@ export const releaseDecider: Decider<ReleaseCommand, ReleaseState, ReleaseEvent>
             ]
           : [];
       case "PublishRelease": {
-        const { jobId, byteLength, sha256, scope } = command;
+        const { jobId, byteLength, sha256, chunksSha256, scope } = command;
         return [
           {
             type: "DatasetReleasePublished",
@@ -72,6 +73,7 @@ export const releaseDecider: Decider<ReleaseCommand, ReleaseState, ReleaseEvent>
               schemaVersion: ARTIFACT_SCHEMA_VERSION,
               byteLength,
               sha256,
+              chunksSha256,
               scope,
             },
           },

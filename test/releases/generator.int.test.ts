@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { handleCommand } from "../../src/commands/handle.js";
+import { releaseDecider } from "../../src/commands/releases/decide.js";
+import { requestRelease } from "../../src/commands/releases/handlers.js";
+import { positionFromString } from "../../src/event-store/port.js";
+import { createLogger } from "../../src/http/logging.js";
+import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
+import { releaseArtifact, releaseStreams } from "../../src/releases/artifact.js";
+import { ArtifactWriter, sealArtifact } from "../../src/releases/artifact-store.js";
+import { ReleaseGenerator } from "../../src/releases/generator.js";
+import { releaseCatalogue, releaseStream } from "../../streams/release.js";
+import { CricketWorld } from "../support/cricket-world.js";
+import { cricsheetFile, matchFiles } from "../support/cricsheet.js";
+import { openTestDatabase, postgresUrl, type TestDatabase } from "../support/databases.js";
+
+/**
+ * The generator's two hard cases: an artefact sealed just before its process died (on its
+ * last allowed attempt) is published as it is, not failed; and generators in two processes
+ * (two instances here, each with its own session) generate a job once between them.
+ */
+let db: TestDatabase;
+let world: CricketWorld;
+const generator = () =>
+  new ReleaseGenerator({ sql: db.sql, store: world.store, logger: createLogger("silent"), projections: world.runner });
+const context = () => ({ actor: "test", now: new Date() });
+const typesOf = async (version: string) => (await world.store.readStream(releaseStream(version))).map((e) => e.type);
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  world = new CricketWorld(db.sql);
+  const imported = await importCricsheet(world.store, matchFiles("ipl", 335982, 335983).map(cricsheetFile));
+  expect(imported.failed).toEqual([]);
+  await world.catchUp();
+}, 60_000);
+afterAll(() => db?.close());
+
+describe("the release generator", () => {
+  it("publishes an artefact sealed before a crash, even on the last attempt, without writing it again", async () => {
+    const { state } = await requestRelease(world.store, "4.0.0", context());
+    const { jobId, position } = state.job;
+    for (let attempt = 1; attempt <= 3; attempt++)
+      await handleCommand(
+        world.store,
+        releaseCatalogue,
+        releaseStream("4.0.0"),
+        releaseDecider,
+        { type: "StartGeneration", jobId, itemsTotal: 1 },
+        context(),
+      );
+    // What the third attempt did before its process died: every chunk written, and sealed.
+    const artifact = releaseArtifact(world.store, await releaseStreams(db.sql), {
+      version: "4.0.0",
+      position: positionFromString(position),
+    });
+    const writer = new ArtifactWriter(db.sql, jobId);
+    for await (const text of artifact.text) await writer.write(text);
+    const sealed = { version: "4.0.0", ...(await writer.finish()), scope: artifact.scope() };
+    await sealArtifact(db.sql, sealed);
+    await world.catchUp();
+
+    expect(await generator().drain()).toBe(1);
+    const types = await typesOf("4.0.0");
+    expect(types.filter((t) => t === "DatasetReleaseGenerationStarted")).toHaveLength(3);
+    expect(types.at(-1)).toBe("DatasetReleasePublished");
+    const [published] = (await world.store.readStream(releaseStream("4.0.0"))).slice(-1);
+    expect(published?.data).toMatchObject({ jobId, sha256: sealed.sha256, chunksSha256: sealed.chunksSha256 });
+  }, 60_000);
+
+  it.runIf(postgresUrl())(
+    "is run once when two generators take the same job at once",
+    async () => {
+      await requestRelease(world.store, "5.0.0", context());
+      await world.catchUp();
+      const drained = await Promise.all([generator().drain(), generator().drain()]);
+      expect(drained.sort()).toEqual([0, 1]);
+      const types = await typesOf("5.0.0");
+      expect(types.filter((t) => t === "DatasetReleaseGenerationStarted")).toHaveLength(1);
+      expect(types.filter((t) => t === "DatasetReleasePublished")).toHaveLength(1);
+    },
+    60_000,
+  );
+});
