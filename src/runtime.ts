@@ -40,7 +40,13 @@ export async function openRuntime(settings: Settings, logger = createLogger(sett
   });
   await projections.prepare();
   const validator = new BatchValidator({ sql: db.sql, store, logger });
-  const releases = new ReleaseGenerator({ sql: db.sql, store, logger, projections });
+  const releases = new ReleaseGenerator({
+    sql: db.sql,
+    store,
+    logger,
+    projections,
+    eventStoreUrl: settings.eventStoreUrl,
+  });
   return {
     settings,
     logger,

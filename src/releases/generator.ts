@@ -7,8 +7,9 @@ import type { Sql } from "../db/database.js";
 import { type EventStore, type Position, positionFromString } from "../event-store/port.js";
 import type { Logger } from "../http/logging.js";
 import { signalOrTimeout } from "../projections/runner.js";
-import { releaseArtifact, releaseStreams, streamCount } from "./artifact.js";
-import { ArtifactWriter, findSealedArtifact, type SealedArtifact, sealArtifact } from "./artifact-store.js";
+import { releaseStreams, streamCount } from "./artifact.js";
+import { findSealedArtifact, type SealedArtifact } from "./artifact-store.js";
+import { connectionOf, generateInThread } from "./generation.js";
 
 /**
  * Generates requested releases: a reactor on the log, as the batch validator is. Its work
@@ -35,15 +36,25 @@ export class ReleaseGenerator {
   private readonly wake = new EventEmitter();
   private loop: Promise<void> | undefined;
   private stopping = false;
+  /** Ends a generation's thread when the generator stops. */
+  private aborted = new AbortController();
 
   constructor(
-    private readonly deps: { sql: Sql; store: EventStore; logger: Logger; projections: Projections },
+    private readonly deps: {
+      sql: Sql;
+      store: EventStore;
+      logger: Logger;
+      projections: Projections;
+      /** Where the thread reads the events from: KurrentDB when set, else the database. */
+      eventStoreUrl?: string | undefined;
+    },
     private readonly options: { idlePollMs?: number } = {},
   ) {}
 
   /** Generates in the background until stopped, woken whenever the projectors make progress. */
   start(): void {
     this.stopping = false;
+    this.aborted = new AbortController();
     const unsubscribe = this.deps.projections.onProgress(() => this.wake.emit("wake"));
     this.loop = (async () => {
       while (!this.stopping) {
@@ -60,6 +71,7 @@ export class ReleaseGenerator {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.aborted.abort();
     this.wake.emit("wake");
     await this.loop;
   }
@@ -74,7 +86,7 @@ export class ReleaseGenerator {
       try {
         if (await this.generate(version)) published++;
       } catch (err) {
-        this.deps.logger.error({ err, version }, "release generation failed; retried later");
+        if (!this.stopping) this.deps.logger.error({ err, version }, "release generation failed; retried later");
       }
     }
     return published;
@@ -131,7 +143,7 @@ export class ReleaseGenerator {
     job: ReleaseJob,
     step: (command: ReleaseCommand) => Promise<HandleResult<ReleaseEvent>>,
   ): Promise<SealedArtifact | undefined> {
-    const { sql, store, projections } = this.deps;
+    const { sql, projections, logger, eventStoreUrl } = this.deps;
     const { jobId } = job;
     const position = positionFromString(job.position);
     // Once the stream list has passed the position, every stream the release holds is in
@@ -144,22 +156,24 @@ export class ReleaseGenerator {
     if (begun?.type !== "DatasetReleaseGenerationStarted") return undefined;
     const { attempt } = begun.data;
 
-    let itemsDone = 0;
     let recorded = { items: 0, at: Date.now() };
+    let progress = Promise.resolve();
     const every = Math.max(1, Math.ceil(itemsTotal / PROGRESS_STEPS));
-    const artifact = releaseArtifact(store, streams, { version, position }, async () => {
-      itemsDone++;
+    const onProgress = (itemsDone: number) => {
       if (itemsDone - recorded.items < every && Date.now() - recorded.at < PROGRESS_MS) return;
       recorded = { items: itemsDone, at: Date.now() };
-      await step({ type: "RecordProgress", jobId, attempt, itemsDone });
-    });
-    const writer = new ArtifactWriter(sql, jobId);
-    for await (const text of artifact.text) {
-      if (this.stopping) return undefined;
-      await writer.write(text);
-    }
-    const sealed = { version, ...(await writer.finish()), scope: artifact.scope() };
-    await sealArtifact(sql, sealed);
+      // Progress is news, not state: one not recorded is logged, and the generation goes on.
+      progress = progress
+        .then(() => step({ type: "RecordProgress", jobId, attempt, itemsDone }))
+        .then(
+          () => {},
+          (err) => logger.warn({ err, version }, "release progress not recorded"),
+        );
+    };
+    const connection = connectionOf(sql);
+    const task = { connection, eventStoreUrl, jobId, version, position: job.position, streams };
+    const sealed = await generateInThread(task, onProgress, this.aborted.signal);
+    await progress;
     return sealed;
   }
 }
