@@ -24,17 +24,20 @@ const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 /** An event-log position as `commit:index` (src/event-store/port.ts). */
 const position = z.string().regex(/^\d+:\d+$/);
 
+/** A job's release: its version, the artefact's schema, and where in the log it is cut. */
+const cut = {
+  jobId: z.uuid(),
+  version: releaseVersion,
+  /** Where the log stood when the release was asked for: the release holds exactly what precedes it. */
+  position,
+  schemaVersion: z.literal(ARTIFACT_SCHEMA_VERSION),
+};
+
 export const DatasetReleaseRequested = defineEvent({
   type: "DatasetReleaseRequested",
   category: "release",
   version: 1,
-  schema: z.strictObject({
-    jobId: z.uuid(),
-    version: releaseVersion,
-    /** Where the log stood when the release was asked for: the release holds exactly what precedes it. */
-    position,
-    schemaVersion: z.literal(ARTIFACT_SCHEMA_VERSION),
-  }),
+  schema: z.strictObject(cut),
 });
 
 /** A generator began (or, after a restart, began again) writing the artefact from its first byte. */
@@ -76,10 +79,7 @@ export const DatasetReleasePublished = defineEvent({
   category: "release",
   version: 1,
   schema: z.strictObject({
-    jobId: z.uuid(),
-    version: releaseVersion,
-    position,
-    schemaVersion: z.literal(ARTIFACT_SCHEMA_VERSION),
+    ...cut,
     byteLength: count,
     sha256,
     /** SHA-256 of the artefact's chunks' digests in order (src/releases/artifact-store.ts). */

@@ -1,4 +1,3 @@
-import { EventEmitter } from "node:events";
 import { BatchItemsJudged, batchCatalogue, batchStream } from "../../streams/batch.js";
 import { type BatchCommand, batchDecider } from "../commands/batches/decide.js";
 import { handleCommand, loadStream } from "../commands/handle.js";
@@ -6,7 +5,7 @@ import type { Sql } from "../db/database.js";
 import type { EventStore } from "../event-store/port.js";
 import type { Logger } from "../http/logging.js";
 import type { Fault, ReadPackage } from "../ingest/batches/package.js";
-import { signalOrTimeout } from "../projections/runner.js";
+import { ReactorLoop } from "../projections/reactor.js";
 import { batchFacts } from "./facts.js";
 import { type JudgedItem, type Judgement, judgeBatch } from "./judge.js";
 import { batchPackage, type Locate } from "./package-files.js";
@@ -25,40 +24,26 @@ const ITEMS_PER_STEP = 250;
 const SYSTEM = "batch-validator";
 
 export class BatchValidator {
-  private readonly wake = new EventEmitter();
-  private loop: Promise<void> | undefined;
-  private stopping = false;
+  private readonly reactor: ReactorLoop;
 
   constructor(
     private readonly deps: { sql: Sql; store: EventStore; logger: Logger },
-    private readonly options: { idlePollMs?: number } = {},
-  ) {}
-
-  /**
-   * Validates in the background until stopped: woken whenever `projections` make progress
-   * (the work list is a read model, so a new batch is there to find only once it is
-   * projected), else every idlePollMs.
-   */
-  start(projections: { onProgress(listener: () => void): () => void }): void {
-    this.stopping = false;
-    const unsubscribe = projections.onProgress(() => this.wake.emit("wake"));
-    this.loop = (async () => {
-      while (!this.stopping) {
-        try {
-          await this.drain();
-        } catch (err) {
-          this.deps.logger.error({ err }, "batch validation failed; retrying");
-        }
-        await signalOrTimeout(this.wake, "wake", this.options.idlePollMs ?? 500);
-      }
-      unsubscribe();
-    })();
+    options: { idlePollMs?: number } = {},
+  ) {
+    this.reactor = new ReactorLoop(
+      () => this.drain(),
+      (err) => deps.logger.error({ err }, "batch validation failed; retrying"),
+      options.idlePollMs ?? 500,
+    );
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake.emit("wake");
-    await this.loop;
+  /** Validates in the background until stopped, woken whenever `projections` make progress. */
+  start(projections: { onProgress(listener: () => void): () => void }): void {
+    this.reactor.start(projections);
+  }
+
+  stop(): Promise<void> {
+    return this.reactor.stop();
   }
 
   /** Validates every batch waiting now, oldest first; returns how many it finished. */
@@ -68,7 +53,7 @@ export class BatchValidator {
       order by received_at, batch_reference`;
     let finished = 0;
     for (const { batch_reference } of waiting) {
-      if (this.stopping) break;
+      if (this.reactor.stopping) break;
       // One batch that cannot be validated must not hold up the ones after it.
       try {
         if (await this.validate(batch_reference)) finished++;

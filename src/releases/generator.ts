@@ -1,4 +1,3 @@
-import { EventEmitter } from "node:events";
 import { type ReleaseEvent, releaseCatalogue, releaseStream } from "../../streams/release.js";
 import type { ReleaseJob } from "../../streams/release-state.js";
 import { type HandleResult, handleCommand, loadStream } from "../commands/handle.js";
@@ -6,7 +5,7 @@ import { type ReleaseCommand, releaseDecider } from "../commands/releases/decide
 import type { Sql } from "../db/database.js";
 import { type EventStore, type Position, positionFromString } from "../event-store/port.js";
 import type { Logger } from "../http/logging.js";
-import { signalOrTimeout } from "../projections/runner.js";
+import { ReactorLoop } from "../projections/reactor.js";
 import { releaseStreams, streamCount } from "./artifact.js";
 import { findSealedArtifact, type SealedArtifact } from "./artifact-store.js";
 import { connectionOf, generateInThread } from "./generation.js";
@@ -33,9 +32,7 @@ type Projections = {
 };
 
 export class ReleaseGenerator {
-  private readonly wake = new EventEmitter();
-  private loop: Promise<void> | undefined;
-  private stopping = false;
+  private readonly reactor: ReactorLoop;
   /** Ends a generation's thread when the generator stops. */
   private aborted = new AbortController();
 
@@ -48,32 +45,24 @@ export class ReleaseGenerator {
       /** Where the thread reads the events from: KurrentDB when set, else the database. */
       eventStoreUrl?: string | undefined;
     },
-    private readonly options: { idlePollMs?: number } = {},
-  ) {}
+    options: { idlePollMs?: number } = {},
+  ) {
+    this.reactor = new ReactorLoop(
+      () => this.drain(),
+      (err) => deps.logger.error({ err }, "release generation failed; retrying"),
+      options.idlePollMs ?? 1000,
+    );
+  }
 
   /** Generates in the background until stopped, woken whenever the projectors make progress. */
   start(): void {
-    this.stopping = false;
     this.aborted = new AbortController();
-    const unsubscribe = this.deps.projections.onProgress(() => this.wake.emit("wake"));
-    this.loop = (async () => {
-      while (!this.stopping) {
-        try {
-          await this.drain();
-        } catch (err) {
-          this.deps.logger.error({ err }, "release generation failed; retrying");
-        }
-        await signalOrTimeout(this.wake, "wake", this.options.idlePollMs ?? 1000);
-      }
-      unsubscribe();
-    })();
+    this.reactor.start(this.deps.projections);
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
     this.aborted.abort();
-    this.wake.emit("wake");
-    await this.loop;
+    await this.reactor.stop();
   }
 
   /** Generates every waiting release, oldest request first; returns how many it published. */
@@ -82,11 +71,12 @@ export class ReleaseGenerator {
       select version from release_job where status in ('queued', 'generating') order by requested_at, version`;
     let published = 0;
     for (const { version } of waiting) {
-      if (this.stopping) break;
+      if (this.reactor.stopping) break;
       try {
         if (await this.generate(version)) published++;
       } catch (err) {
-        if (!this.stopping) this.deps.logger.error({ err, version }, "release generation failed; retried later");
+        if (!this.reactor.stopping)
+          this.deps.logger.error({ err, version }, "release generation failed; retried later");
       }
     }
     return published;
