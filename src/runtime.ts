@@ -45,6 +45,7 @@ export async function openRuntime(settings: Settings, logger = createLogger(sett
     store,
     logger,
     projections,
+    databaseUrl: db.url,
     eventStoreUrl: settings.eventStoreUrl,
   });
   return {

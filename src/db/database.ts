@@ -11,6 +11,8 @@ export type Database = {
   sql: Sql;
   /** The pool reads of the read models use (`readOptions`); the same pool as `sql` on the embedded database. */
   reads: Sql;
+  /** Where another pool (a release generation's thread) connects to reach this database. */
+  url: string;
   /** "postgres" for DATABASE_URL, "embedded" when this process serves PGlite, "embedded-client" when another does. */
   kind: "postgres" | "embedded" | "embedded-client";
   /** Rejects when the database goes for good under this process (an embedded server that ended); else never settles. */
@@ -31,6 +33,7 @@ export async function openDatabase(settings: Pick<Settings, "databaseUrl" | "dat
     return {
       sql,
       reads,
+      url: settings.databaseUrl,
       kind: "postgres",
       lost: NEVER_LOST,
       gone: () => undefined,
@@ -40,19 +43,14 @@ export async function openDatabase(settings: Pick<Settings, "databaseUrl" | "dat
     };
   }
   const embedded = await openEmbedded(settings.dataDir);
+  const url = `postgres://postgres@127.0.0.1:${embedded.port}/postgres`;
   // One backend serves every connection in turn, so a large pool only queues.
-  const sql = postgres({
-    host: "127.0.0.1",
-    port: embedded.port,
-    user: "postgres",
-    database: "postgres",
-    max: 4,
-    ...connectionOptions,
-  });
+  const sql = postgres(url, { max: 4, ...connectionOptions });
   await migrate(sql);
   return {
     sql,
     reads: sql,
+    url,
     kind: embedded.owned ? "embedded" : "embedded-client",
     lost: embedded.lost,
     gone: embedded.gone,

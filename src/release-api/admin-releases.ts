@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { isUuid } from "../../streams/shared.js";
 import { requestRelease } from "../commands/releases/handlers.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
@@ -70,14 +71,16 @@ const jobRoute = createRoute({
   operationId: "getDatasetReleaseJob",
   summary: "A release generation job",
   description:
-    "The job's state (`queued`, `generating`, `published`, `failed`), progress (streams read of all the release reads), timings, and once published the release's metadata. `jobId` is a UUID: anything else is 400 VALIDATION_FAILED; an unknown one 404. Admin only.",
+    "The job's state (`queued`, `generating`, `published`, `failed`), progress (streams read of all the release reads), timings, and once published the release's metadata. `jobId` is a UUID: an unknown one, and any text that is not a UUID, is 404 (as an event id that is not one). Admin only.",
   ...implemented,
   security: bearerSecurity,
   request: {
     params: z.object({
-      jobId: z
-        .uuid()
-        .openapi({ param: { name: "jobId", in: "path" }, example: "3f0e8f1e-8d8a-4b8e-9a53-2b9b8f1f1c11" }),
+      jobId: z.string().openapi({
+        param: { name: "jobId", in: "path" },
+        description: "The job's id, a UUID; any other text names no job (404).",
+        example: "3f0e8f1e-8d8a-4b8e-9a53-2b9b8f1f1c11",
+      }),
     }),
   },
   responses: {
@@ -85,8 +88,7 @@ const jobRoute = createRoute({
       description: "The job",
       content: { "application/json": { schema: z.object({ data: jobSchema }).openapi("DatasetReleaseJobResponse") } },
     },
-    ...errorResponses(400),
-    ...errorResponse(404, "NOT_FOUND: no such job"),
+    ...errorResponse(404, "NOT_FOUND: no such job (also for a job id that is not a UUID)"),
   },
 });
 
@@ -95,7 +97,7 @@ export function registerAdminDatasetReleases(app: Router, deps: AppDependencies)
   const sql = readModels(deps);
   const admin = requireCaller(deps, { admin: true });
   app.use(COLLECTION, admin);
-  app.use(`${JOBS_PATH}/*`, admin);
+  app.use(`${JOBS_PATH}/:jobId`, admin);
 
   /** The job as the read model shows it, with its release once published. */
   const jobView = async (jobId: string) => {
@@ -125,7 +127,8 @@ export function registerAdminDatasetReleases(app: Router, deps: AppDependencies)
   });
 
   app.openapi(jobRoute, async (c) => {
-    const job = await jobView(c.req.valid("param").jobId);
+    const { jobId } = c.req.valid("param");
+    const job = isUuid(jobId) ? await jobView(jobId) : undefined;
     if (!job) throw notFound("dataset release job");
     return c.json({ data: job }, 200);
   });

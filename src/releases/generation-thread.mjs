@@ -1,4 +1,4 @@
-// The entry of a release generation's thread (./generation-thread-runner.ts): a worker starts
+// The entry of a release generation's thread (generateInThread, ./generation.ts): a worker starts
 // without the parent's loaders, so it registers tsx, as bin/cricket.js does, and then runs
 // the TypeScript body.
 import { register } from "tsx/esm/api";

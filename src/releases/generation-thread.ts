@@ -17,7 +17,7 @@ import type { GenerationMessage, GenerationTask } from "./generation.js";
 const task = workerData as GenerationTask;
 const post = (message: GenerationMessage) => parentPort?.postMessage(message);
 
-const sql = postgres({ ...task.connection, ...connectionOptions, max: 2 });
+const sql = postgres(task.databaseUrl, { ...connectionOptions, max: 2 });
 // The store `openEventStore` opens, with the KurrentDB client loaded only when it is used:
 // loaded in every thread, it and the embedded database's code were two thirds of its memory.
 const events = task.eventStoreUrl

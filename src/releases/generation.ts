@@ -1,5 +1,4 @@
 import { Worker } from "node:worker_threads";
-import type { Sql } from "../db/database.js";
 import type { ReleaseStreams } from "./artifact.js";
 import type { SealedArtifact } from "./artifact-store.js";
 
@@ -18,20 +17,10 @@ import type { SealedArtifact } from "./artifact-store.js";
  */
 const HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
 
-/** How the thread reaches the database the caller's pool is connected to. */
-export type Connection = {
-  host: string;
-  port: number;
-  database: string;
-  user: string;
-  pass?: string;
-  ssl?: boolean | "require" | "allow" | "prefer" | "verify-full";
-};
-
-const SSL_MODES = ["require", "allow", "prefer", "verify-full"] as const;
-
 export type GenerationTask = {
-  connection: Connection;
+  /** The database the server's pool is connected to, as it connected (`Database.url`). */
+  databaseUrl: string;
+  /** KurrentDB's, when the events are there; else they are in the database. */
   eventStoreUrl: string | undefined;
   jobId: string;
   version: string;
@@ -40,22 +29,6 @@ export type GenerationTask = {
 };
 
 export type GenerationMessage = { type: "progress"; itemsDone: number } | { type: "sealed"; sealed: SealedArtifact };
-
-/** The connection settings of a pool, for another pool to open to the same database. */
-export function connectionOf(sql: Sql): Connection {
-  const { host, port, database, user, pass, ssl } = sql.options;
-  return {
-    host: host[0] as string,
-    port: port[0] as number,
-    database,
-    user,
-    ...(typeof pass === "string" ? { pass } : {}),
-    ...(sslMode(ssl) === undefined ? {} : { ssl: sslMode(ssl) }),
-  };
-}
-
-const sslMode = (ssl: unknown): Connection["ssl"] =>
-  typeof ssl === "boolean" ? ssl : SSL_MODES.find((mode) => mode === ssl);
 
 /**
  * Runs the generation in its thread until it has sealed the artefact; `onProgress` hears
@@ -66,23 +39,28 @@ export function generateInThread(
   onProgress: (itemsDone: number) => void,
   signal: AbortSignal,
 ): Promise<SealedArtifact> {
+  if (signal.aborted) return Promise.reject(new Error("the release generator is stopping"));
   const worker = new Worker(new URL("./generation-thread.mjs", import.meta.url), {
     workerData: { ...task, streams: [...task.streams] } satisfies GenerationTask,
     resourceLimits: HEAP,
   });
   const stop = () => void worker.terminate();
   signal.addEventListener("abort", stop, { once: true });
+  // Settled only once the thread has ended: its last write is done, whatever happened.
   return new Promise<SealedArtifact>((resolve, reject) => {
     let sealed: SealedArtifact | undefined;
+    let failure: unknown;
     worker.on("message", (message: GenerationMessage) => {
       if (message.type === "progress") onProgress(message.itemsDone);
       else sealed = message.sealed;
     });
-    worker.on("error", reject);
+    worker.on("error", (error) => {
+      failure = error;
+    });
     worker.on("exit", (code) => {
       signal.removeEventListener("abort", stop);
       if (sealed) resolve(sealed);
-      else reject(new Error(`the release generation's thread ended without sealing (exit code ${code})`));
+      else reject(failure ?? new Error(`the release generation's thread ended without sealing (exit code ${code})`));
     });
   });
 }

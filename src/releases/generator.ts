@@ -8,7 +8,7 @@ import type { Logger } from "../http/logging.js";
 import { ReactorLoop } from "../projections/reactor.js";
 import { releaseStreams, streamCount } from "./artifact.js";
 import { findSealedArtifact, type SealedArtifact } from "./artifact-store.js";
-import { connectionOf, generateInThread } from "./generation.js";
+import { generateInThread } from "./generation.js";
 
 /**
  * Generates requested releases: a reactor on the log, as the batch validator is. Its work
@@ -42,8 +42,10 @@ export class ReleaseGenerator {
       store: EventStore;
       logger: Logger;
       projections: Projections;
-      /** Where the thread reads the events from: KurrentDB when set, else the database. */
-      eventStoreUrl?: string | undefined;
+      /** Where the generation's thread connects: the database `sql` is a pool of (`Database.url`). */
+      databaseUrl: string;
+      /** Where the thread reads the events from: KurrentDB when set, else the database; as `store` does. */
+      eventStoreUrl: string | undefined;
     },
     options: { idlePollMs?: number } = {},
   ) {
@@ -120,7 +122,10 @@ export class ReleaseGenerator {
       try {
         return await work();
       } finally {
-        await session`select pg_advisory_unlock(hashtextextended(${jobId}, ${LOCK_SEED}))`;
+        // A session already gone took its lock with it: that is no reason to lose the outcome.
+        await session`select pg_advisory_unlock(hashtextextended(${jobId}, ${LOCK_SEED}))`.catch((err) =>
+          this.deps.logger.warn({ err, jobId }, "a release job's lock was gone before its release"),
+        );
       }
     } finally {
       session.release();
@@ -133,7 +138,7 @@ export class ReleaseGenerator {
     job: ReleaseJob,
     step: (command: ReleaseCommand) => Promise<HandleResult<ReleaseEvent>>,
   ): Promise<SealedArtifact | undefined> {
-    const { sql, projections, logger, eventStoreUrl } = this.deps;
+    const { sql, projections, logger, databaseUrl, eventStoreUrl } = this.deps;
     const { jobId } = job;
     const position = positionFromString(job.position);
     // Once the stream list has passed the position, every stream the release holds is in
@@ -141,6 +146,7 @@ export class ReleaseGenerator {
     if (!(await projections.waitFor(["stream_versions"], position, 5000))) return undefined;
     const streams = await releaseStreams(sql);
     const itemsTotal = streamCount(streams);
+    if (this.reactor.stopping) return undefined;
     const started = await step({ type: "StartGeneration", jobId, itemsTotal });
     const begun = started.events.find((e) => e.type === "DatasetReleaseGenerationStarted");
     if (begun?.type !== "DatasetReleaseGenerationStarted") return undefined;
@@ -160,10 +166,11 @@ export class ReleaseGenerator {
           (err) => logger.warn({ err, version }, "release progress not recorded"),
         );
     };
-    const connection = connectionOf(sql);
-    const task = { connection, eventStoreUrl, jobId, version, position: job.position, streams };
-    const sealed = await generateInThread(task, onProgress, this.aborted.signal);
-    await progress;
-    return sealed;
+    const task = { databaseUrl, eventStoreUrl, jobId, version, position: job.position, streams };
+    try {
+      return await generateInThread(task, onProgress, this.aborted.signal);
+    } finally {
+      await progress;
+    }
   }
 }

@@ -11,6 +11,7 @@ import { testApp } from "../support/app.js";
 import { aPackage, aPackageOf, packageEventOf, sendBatch } from "../support/batches.js";
 import { contractClient } from "../support/contract.js";
 import type { FixtureBuilder } from "../support/cricket-builders.js";
+import { aPublishedRelease } from "../support/releases.js";
 import {
   openSubmissionApi,
   type SubmissionApi,
@@ -171,7 +172,10 @@ describe("every operation, driven through the app", () => {
     apiKey = consumer.apiKey;
     const batch = await sendBatch(api.api, aPackage(fixture.season.competition), { token: api.admin.token });
     const innings = fixture.innings[0];
+    const jobId = await aPublishedRelease(api, api.admin.token, "1.0.0");
     ids = {
+      version: "1.0.0",
+      jobId,
       batchReference: (batch.body as { data: { batchReference: string } }).data.batchReference,
       fixtureId: fixture.id,
       eventId: events[0]?.eventId as string,

@@ -3,15 +3,14 @@ import { handleCommand } from "../../src/commands/handle.js";
 import { releaseDecider } from "../../src/commands/releases/decide.js";
 import { requestRelease } from "../../src/commands/releases/handlers.js";
 import { positionFromString } from "../../src/event-store/port.js";
-import { createLogger } from "../../src/http/logging.js";
 import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
 import { releaseArtifact, releaseStreams } from "../../src/releases/artifact.js";
 import { ArtifactWriter, sealArtifact } from "../../src/releases/artifact-store.js";
-import { ReleaseGenerator } from "../../src/releases/generator.js";
 import { releaseCatalogue, releaseStream } from "../../streams/release.js";
 import { CricketWorld } from "../support/cricket-world.js";
 import { cricsheetFile, matchFiles } from "../support/cricsheet.js";
 import { openTestDatabase, postgresUrl, type TestDatabase } from "../support/databases.js";
+import { releaseGenerator } from "../support/releases.js";
 
 /**
  * The generator's two hard cases: an artefact sealed just before its process died (on its
@@ -20,8 +19,7 @@ import { openTestDatabase, postgresUrl, type TestDatabase } from "../support/dat
  */
 let db: TestDatabase;
 let world: CricketWorld;
-const generator = () =>
-  new ReleaseGenerator({ sql: db.sql, store: world.store, logger: createLogger("silent"), projections: world.runner });
+const generator = () => releaseGenerator(db, world);
 const context = () => ({ actor: "test", now: new Date() });
 const typesOf = async (version: string) => (await world.store.readStream(releaseStream(version))).map((e) => e.type);
 

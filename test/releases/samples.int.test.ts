@@ -3,14 +3,13 @@ import { readdirSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { requestRelease } from "../../src/commands/releases/handlers.js";
 import { positionFromString } from "../../src/event-store/port.js";
-import { createLogger } from "../../src/http/logging.js";
 import { loadSamplesIfEmpty, SAMPLE_DIRECTORY } from "../../src/ingest/samples.js";
 import { releaseArtifact, releaseStreams } from "../../src/releases/artifact.js";
 import { artifactBytes, findSealedArtifact } from "../../src/releases/artifact-store.js";
-import { ReleaseGenerator } from "../../src/releases/generator.js";
 import { findRelease } from "../../src/releases/queries.js";
 import { CricketWorld } from "../support/cricket-world.js";
 import { openTestDatabase, type TestDatabase } from "../support/databases.js";
+import { releaseGenerator } from "../support/releases.js";
 
 /**
  * A release of the sample data the embedded default loads on its first start: the SHA-256
@@ -32,12 +31,7 @@ afterAll(() => db?.close());
 it("publishes the sample data under one checksum: stored, served and regenerated", async () => {
   const { state } = await requestRelease(world.store, "1.0.0", { actor: "test", now: new Date() });
   await world.catchUp();
-  const generator = new ReleaseGenerator({
-    sql: db.sql,
-    store: world.store,
-    logger: createLogger("silent"),
-    projections: world.runner,
-  });
+  const generator = releaseGenerator(db, world);
   expect(await generator.drain()).toBe(1);
   await world.catchUp();
 

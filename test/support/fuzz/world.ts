@@ -15,6 +15,7 @@ import type { Person } from "../account-api.js";
 import { aPackage, sendBatch } from "../batches.js";
 import { type ConsumerApi, openConsumerApi } from "../consumer-api.js";
 import { dismissalKinds } from "../cricket-builders.js";
+import { aPublishedRelease } from "../releases.js";
 import { anOpenFixture, KINDS, submission, validEvents } from "../submissions.js";
 import { givenStoredUsage } from "../usage.js";
 import {
@@ -87,6 +88,8 @@ export async function openFuzzWorld() {
   const batch = await sendBatch(api.api, aPackage(open.competition), { token: submitter.token, key: "fuzz-world" });
   expect(batch.status, batch.text).toBe(202);
 
+  const jobId = await aPublishedRelease(api, admin.token, "1.0.0");
+
   const [viewer, another, pending, disabled] = [
     await api.signIn(),
     await api.signIn(),
@@ -156,6 +159,8 @@ export async function openFuzzWorld() {
     file: [...docs.matchAll(/\/docs\/assets\/([^"]+)/g)].map((m) => m[1] as string),
     batchReference: [batchReference],
     submissionId: [(submitted.body as { data: { submissionId: string } }).data.submissionId],
+    version: ["1.0.0"],
+    jobId: [jobId],
   };
 
   /** A token of `person` signed in an hour ago: good for everything but deleting the account. */
