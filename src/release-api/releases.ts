@@ -10,8 +10,8 @@ import { matchesIfNoneMatch } from "../http/etag.js";
 import type { Logger } from "../http/logging.js";
 import { collectionSchema, cursorParam, keysetPage, limitParam } from "../http/pagination.js";
 import { readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
-import { ArtifactCorrupt, artifactBytes, findSealedArtifact, type SealedArtifact } from "../releases/artifact-store.js";
-import { findRelease, listReleases, type Release, type ReleaseKey } from "../releases/queries.js";
+import { ArtifactCorrupt, artifactBytes, publishedArtifact } from "../releases/artifact-store.js";
+import { findRelease, listReleases, type ReleaseKey } from "../releases/queries.js";
 import { RELEASES_PATH, releaseSchema, releaseToApi } from "./schemas.js";
 
 /**
@@ -159,9 +159,7 @@ export function registerDatasetReleases(app: Router, deps: AppDependencies) {
     const { version } = c.req.valid("param");
     const release = await findRelease(sql(), version);
     if (!release) throw notFound("dataset release");
-    const artifact = await findSealedArtifact(sql(), release.jobId);
-    if (!artifact || !sealedAsPublished(artifact, release))
-      throw unavailable(deps.logger, new ArtifactCorrupt(`the sealed artefact of ${version} is not the one published`));
+    const artifact = await unavailableIfCorrupt(publishedArtifact(sql(), release), deps.logger);
     const etag = `"sha256:${artifact.sha256}"`;
     const lastModified = release.createdAt.toUTCString();
     const validators = {
@@ -188,12 +186,6 @@ export function registerDatasetReleases(app: Router, deps: AppDependencies) {
   });
 }
 
-/** The sealed artefact is the one the release's publication names. */
-const sealedAsPublished = (artifact: SealedArtifact, release: Release) =>
-  artifact.sha256 === release.sha256 &&
-  artifact.byteLength === release.byteLength &&
-  artifact.chunksSha256 === release.chunksSha256;
-
 /** RFC 9110 §13.2.2: If-None-Match decides when present; otherwise If-Modified-Since. */
 function notModified(c: Context, etag: string, modified: Date): boolean {
   const ifNoneMatch = c.req.header("If-None-Match");
@@ -213,15 +205,6 @@ function requestedRange(c: Context, length: number, etag: string, lastModified: 
       `The artefact is ${length} bytes long; the range asked for holds none of them`,
     ).withHeaders({ "Content-Range": `bytes */${length}` });
   return range;
-}
-
-/** The 503 of an artefact that failed its check, logged as the error it is. */
-function unavailable(logger: Logger, error: ArtifactCorrupt) {
-  logger.error({ err: error }, "a release artefact failed its integrity check");
-  return new ApiError(
-    "ARTIFACT_UNAVAILABLE",
-    "The artefact failed its integrity check and is not served; operators are alerted",
-  );
 }
 
 /**
@@ -252,11 +235,16 @@ async function checkedStream(chunks: AsyncGenerator<Uint8Array>, logger: Logger)
   });
 }
 
+/** What `read` gives, or, for an artefact that failed its check, a 503 logged as the error it is. */
 async function unavailableIfCorrupt<T>(read: Promise<T>, logger: Logger): Promise<T> {
   try {
     return await read;
   } catch (error) {
-    if (error instanceof ArtifactCorrupt) throw unavailable(logger, error);
-    throw error;
+    if (!(error instanceof ArtifactCorrupt)) throw error;
+    logger.error({ err: error }, "a release artefact failed its integrity check");
+    throw new ApiError(
+      "ARTIFACT_UNAVAILABLE",
+      "The artefact failed its integrity check and is not served; operators are alerted",
+    );
   }
 }

@@ -110,6 +110,24 @@ export async function sealArtifact(sql: Sql, artifact: SealedArtifact): Promise<
   if (sealed?.sha256 !== digest) throw new Error(`job ${jobId} sealed other bytes before (${sealed?.sha256})`);
 }
 
+/**
+ * The artefact a release's publication names: sealed under its job, with the checksum, length
+ * and chunks' digest the publication carries. Anything else is `ArtifactCorrupt`.
+ */
+export async function publishedArtifact(
+  sql: Sql,
+  release: { jobId: string; version: string; sha256: string; byteLength: number; chunksSha256: string },
+): Promise<SealedArtifact> {
+  const sealed = await findSealedArtifact(sql, release.jobId);
+  if (
+    sealed?.sha256 !== release.sha256 ||
+    sealed.byteLength !== release.byteLength ||
+    sealed.chunksSha256 !== release.chunksSha256
+  )
+    throw new ArtifactCorrupt(`the sealed artefact of ${release.version} is not the one published`);
+  return sealed;
+}
+
 export async function findSealedArtifact(sql: Sql, jobId: string): Promise<SealedArtifact | undefined> {
   const [row] = await sql<SealedArtifact[]>`
     select job_id::text as "jobId", version, sha256, byte_length::float8 as "byteLength", chunk_size as "chunkSize",

@@ -5,14 +5,14 @@ import { ReleaseGenerator } from "../../src/releases/generator.js";
 import type { BearerClient } from "./account-api.js";
 import type { CricketWorld } from "./cricket-world.js";
 
-/** The release generator over a test's database and world, to drain by hand. */
-export const releaseGenerator = (db: { sql: Sql; url: string }, world: CricketWorld) =>
+/** The release generator over a test's database and world, to drain by hand; its thread connects to `databaseUrl`. */
+export const releaseGenerator = (db: { sql: Sql; url: string }, world: CricketWorld, databaseUrl = db.url) =>
   new ReleaseGenerator({
     sql: db.sql,
     store: world.store,
     logger: createLogger("silent"),
     projections: world.runner,
-    databaseUrl: db.url,
+    databaseUrl,
     eventStoreUrl: undefined,
   });
 
