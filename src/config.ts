@@ -70,6 +70,15 @@ const settingsSchema = z.object({
     .min(0, "TRUSTED_PROXY_HOPS must be between 0 and 10")
     .max(10, "TRUSTED_PROXY_HOPS must be between 0 and 10")
     .default(0),
+  // Weather provider (docs/weather.md): Open-Meteo's public hosts unless set; the key only for a subscription's hosts.
+  WEATHER_FORECAST_URL: urlWithScheme("WEATHER_FORECAST_URL", ["https", "http"]).default("https://api.open-meteo.com"),
+  WEATHER_ARCHIVE_URL: urlWithScheme("WEATHER_ARCHIVE_URL", ["https", "http"]).default(
+    "https://archive-api.open-meteo.com",
+  ),
+  WEATHER_GEOCODING_URL: urlWithScheme("WEATHER_GEOCODING_URL", ["https", "http"]).default(
+    "https://geocoding-api.open-meteo.com",
+  ),
+  WEATHER_API_KEY: z.string().trim().optional(),
   CORS_ORIGINS: z
     .string()
     .transform((list) =>
@@ -83,7 +92,7 @@ const settingsSchema = z.object({
 });
 
 /** Settings whose value never appears in a message, not even an error about them. */
-const SECRET_KEYS = new Set(["AUTH_ADMIN_SECRET", "SERVER_SECRET"]);
+const SECRET_KEYS = new Set(["AUTH_ADMIN_SECRET", "SERVER_SECRET", "WEATHER_API_KEY"]);
 
 /**
  * A server-only credential. It prints as `[redacted]` through JSON (pino) and `util.inspect`
@@ -139,6 +148,8 @@ export type Settings = {
   trustedProxyHops: number;
   /** Browser origins allowed to call the API (CORS); none by default. */
   corsOrigins: string[];
+  /** The weather provider's hosts (forecast, archive, geocoding) and a subscription's key, if any. */
+  weather: { forecastUrl: string; archiveUrl: string; geocodingUrl: string; apiKey: Secret | undefined };
 };
 
 /**
@@ -218,5 +229,11 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     },
     trustedProxyHops: s.TRUSTED_PROXY_HOPS,
     corsOrigins: s.CORS_ORIGINS,
+    weather: {
+      forecastUrl: s.WEATHER_FORECAST_URL,
+      archiveUrl: s.WEATHER_ARCHIVE_URL,
+      geocodingUrl: s.WEATHER_GEOCODING_URL,
+      apiKey: s.WEATHER_API_KEY === undefined ? undefined : new Secret(s.WEATHER_API_KEY),
+    },
   };
 }

@@ -12,6 +12,7 @@ import { openRuntime } from "./runtime.js";
 import { openServerSecret } from "./security/server-secret.js";
 import { scheduleUsageCleanup } from "./usage/cleanup.js";
 import { UsageRecorder } from "./usage/recorder.js";
+import { openWeather } from "./weather/open.js";
 
 /** `npm start`: the API (and, unless PROJECTORS=off, the projectors) on the configured database. */
 async function main() {
@@ -57,6 +58,7 @@ async function main() {
       corsOrigins: settings.corsOrigins,
       limits: { batchesPerMinute: settings.batchesPerMinute, questions: settings.questionLimits },
       usage,
+      weather: openWeather(settings, cache, logger),
     },
     apiRoutes,
   );

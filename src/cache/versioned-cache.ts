@@ -24,16 +24,16 @@ export const STATISTICS_TTL_SECONDS = 60;
 export type CacheOutcome = "hit" | "miss" | "bypass";
 
 /**
- * The cached value of `key`, or `compute()`'s, stored for `ttlSeconds` when `compute` says
- * it is what the key names (`cacheable`; a value read after the version moved on is served
- * but not stored). A failing cache (Redis down, timed out) never fails the read: the
+ * The cached value of `key`, or `compute()`'s, stored for `ttlSeconds` (or the time the
+ * value itself calls for) when `compute` says it is what the key names (`cacheable`; a value
+ * read after the version moved on is served but not stored). A failing cache (Redis down, timed out) never fails the read: the
  * failure is logged at warn and the value computed.
  */
 export async function readThrough(
   cache: VersionedCache,
   key: string,
   ttlSeconds: number,
-  compute: () => Promise<{ value: string; cacheable: boolean }>,
+  compute: () => Promise<{ value: string; cacheable: boolean; ttlSeconds?: number }>,
   logger: Logger,
 ): Promise<{ value: string; outcome: CacheOutcome }> {
   let cached: string | undefined;
@@ -45,10 +45,10 @@ export async function readThrough(
     logger.warn({ err, cache: cache.kind, key }, "cache read failed; computing the value");
   }
   if (cached !== undefined) return { value: cached, outcome: "hit" };
-  const { value, cacheable } = await compute();
+  const { value, cacheable, ttlSeconds: ttlOfValue } = await compute();
   if (healthy && cacheable) {
     try {
-      await cache.set(key, value, ttlSeconds);
+      await cache.set(key, value, ttlOfValue ?? ttlSeconds);
     } catch (err) {
       logger.warn({ err, cache: cache.kind, key }, "cache write failed; serving the computed value");
     }

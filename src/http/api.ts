@@ -22,5 +22,5 @@ export const createRouter = () => {
 
 export type Router = ReturnType<typeof createRouter>;
 
-/** Every operation says whether it is deployed (`implemented`) or agreed but not yet (`planned`). */
+/** Every operation says it is deployed: the contract marks each `x-implementation-status: implemented`. */
 export const implemented = { "x-implementation-status": "implemented" } as const;

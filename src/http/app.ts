@@ -16,6 +16,7 @@ import type { ReadModelWatch } from "../projections/watch.js";
 import type { QuestionLimits } from "../questions/limits.js";
 import { type ServerSecret, serverSecret } from "../security/server-secret.js";
 import type { UsageRecorder } from "../usage/recorder.js";
+import type { Weather } from "../weather/weather.js";
 import { createRouter, type Router } from "./api.js";
 import { databaseAvailability, databaseUnavailable } from "./availability.js";
 import { browserAccess } from "./cors.js";
@@ -72,6 +73,8 @@ export type AppDependencies = {
   corsOrigins?: readonly string[];
   /** Usage telemetry of keyed requests (main.ts opens one); without it nothing is recorded. */
   usage?: UsageRecorder;
+  /** Weather and places from the provider, through their cache (main.ts builds it from settings); the weather routes need it. */
+  weather?: Weather;
   /** Overrides of limits: of responses' sizes and export pages (tests use small ones), of the packages an account may send a minute and of natural-language questions (settings). */
   limits?: { exportEvents?: number; exportPage?: number; batchesPerMinute?: number; questions?: QuestionLimits };
 };

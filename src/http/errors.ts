@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { DomainError, type DomainErrorCode, type Problem } from "../commands/errors.js";
+import { WeatherProviderFailure } from "../weather/provider.js";
 
 /**
  * How HTTP answers each domain refusal; the compiler holds it to every code. A domain
@@ -153,10 +154,18 @@ export class ApiError extends Error {
 export const fromDomainError = (error: DomainError) =>
   new ApiError(error.code, error.message, error.details, DOMAIN_STATUS[error.code]);
 
-/** The ApiError an error is answered with when it is one the API reports (its own or the domain's); otherwise none. */
+/** How each way the weather provider fails is answered (the specification's 502, 503, 504). */
+const PROVIDER_FAILURE_CODE = {
+  bad_answer: "UPSTREAM_ERROR",
+  unreachable: "WEATHER_SERVICE_UNAVAILABLE",
+  timeout: "UPSTREAM_TIMEOUT",
+} as const satisfies Record<WeatherProviderFailure["kind"], ErrorCode>;
+
+/** The ApiError an error is answered with when it is one the API reports (its own, the domain's, the weather provider's); otherwise none. */
 export function asApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error instanceof DomainError) return fromDomainError(error);
+  if (error instanceof WeatherProviderFailure) return new ApiError(PROVIDER_FAILURE_CODE[error.kind], error.message);
   return undefined;
 }
 

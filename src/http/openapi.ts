@@ -1,6 +1,5 @@
 import { stringify } from "yaml";
 import type { Router } from "./api.js";
-import { registerPlanned } from "./planned.js";
 import { withSharedAnswers } from "./shared-answers.js";
 
 /** The contract's own revision; independent of the /api/v1 URL major version. */
@@ -8,8 +7,8 @@ export const CONTRACT_VERSION = "1.0.0";
 
 const description = `Ball-by-ball cricket data, published read-only, and statistics derived from it.
 
-Every operation carries \`x-implementation-status\`: \`implemented\` operations are deployed;
-\`planned\` ones are agreed but not deployed yet and answer 404.
+Every operation carries \`x-implementation-status: implemented\`: every operation of the
+interface specification is deployed.
 
 Errors use one envelope: \`{"error": {"code", "message", "details?"}}\`; \`code\` is one of the
 \`Error\` schema's enum. Every operation lists every status it can answer with and the headers
@@ -39,7 +38,6 @@ Match data: [Cricsheet](https://cricsheet.org/), under the Open Data Commons Att
 
 /** The OpenAPI 3.1 document, generated from the same route definitions the server runs. */
 export function openApiDocument(app: Router) {
-  registerPlanned(app.openAPIRegistry);
   const document = app.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {

@@ -28,6 +28,8 @@ import { registerCorrections } from "../submission-api/corrections.js";
 import { registerDeliveryHistory } from "../submission-api/history.js";
 import { registerSubmissions } from "../submission-api/submissions.js";
 import { registerUsage } from "../usage-api/usage.js";
+import { registerAdminVenues } from "../venue-api/admin-venues.js";
+import { registerWeather } from "../weather-api/weather.js";
 import type { RouteRegistration } from "./app.js";
 import { registerDocumentation } from "./documentation.js";
 
@@ -67,4 +69,6 @@ export const apiRoutes: readonly RouteRegistration[] = [
   registerBatches,
   registerDatasetReleases,
   registerAdminDatasetReleases,
+  registerWeather,
+  registerAdminVenues,
 ];

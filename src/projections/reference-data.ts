@@ -3,7 +3,7 @@ import { FixtureScheduled } from "../../streams/fixture.js";
 import { ParticipantNameAdded, ParticipantRegistered } from "../../streams/participant.js";
 import { SeasonRegistered } from "../../streams/season.js";
 import { TeamNameAdded, TeamRegistered } from "../../streams/team.js";
-import { VenueNameAdded, VenueRegistered } from "../../streams/venue.js";
+import { VenueLocated, VenueNameAdded, VenueRegistered, VenueRenamed } from "../../streams/venue.js";
 import { VocabularyTermAdded } from "../../streams/vocabulary.js";
 import type { Tx } from "../db/database.js";
 import { defineProjector } from "./projector.js";
@@ -101,6 +101,18 @@ const addNames = (tx: Tx, table: NamedTable, rows: { id: string; name: string }[
     where t.${id} = m.id`;
 };
 
+/** The venue under its new name and city; the old name becomes another spelling, its coordinates go. */
+const renameVenue = (tx: Tx, venueId: string, name: string, city: string | null) => tx`
+  update venue t
+  set name = ${name}, city = ${city}, latitude = null, longitude = null, sort_name = lower(${name}),
+      alternative_names = m.names,
+      search_text = lower(${name} || ${"\n"} || array_to_string(m.names, ${"\n"}))
+  from (
+    select array(select distinct n from unnest(e.alternative_names || e.name) n where n <> ${name} order by n) as names
+    from venue e where e.venue_id = ${venueId}
+  ) m
+  where t.venue_id = ${venueId}`;
+
 /**
  * Dates, fixture count and display name of the given seasons from their fixtures: "2016"
  * when every fixture starts in one calendar year, "2019/20" when they span two (or more);
@@ -197,6 +209,20 @@ export const referenceData = defineProjector({
         "venue",
         events.map(({ data: d }) => ({ id: d.venueId, name: d.name })),
       ),
+    [VenueRenamed.type]: async (tx, events) => {
+      // Renames are rare and each builds on the one before: one statement each, in order.
+      for (const { data: d } of events) await renameVenue(tx, d.venueId, d.name, d.city);
+    },
+    [VenueLocated.type]: (tx, events) => {
+      const rows = lastByKey(
+        events.map(({ data: d }) => ({ id: d.venueId, latitude: d.latitude, longitude: d.longitude })),
+        (r) => r.id,
+      );
+      return tx`
+        update venue v set latitude = r.latitude, longitude = r.longitude
+        from jsonb_to_recordset(${json(tx, rows)}) as r(id text, latitude double precision, longitude double precision)
+        where v.venue_id = r.id`;
+    },
     [SeasonRegistered.type]: async (tx, events) => {
       const rows = events.map(({ data: d }) => ({
         season_id: d.seasonId,

@@ -9,7 +9,7 @@ import { venueEvents } from "../../streams/venue.js";
 import type { Sql } from "../db/database.js";
 import { comparePositions, type EventStore, type Position, positionToString } from "../event-store/port.js";
 import { canonicalDocument } from "./canonical-document.js";
-import { type FixtureRecord, fixtureRecord, referenceRecord } from "./records.js";
+import { type FixtureRecord, fixtureRecord, referenceRecord, venueRecord } from "./records.js";
 
 /**
  * A release's artefact as canonical JSON text, written from the log (docs/releases.md): every
@@ -19,11 +19,11 @@ import { type FixtureRecord, fixtureRecord, referenceRecord } from "./records.js
  */
 
 const SECTIONS = {
-  competitions: { category: "competition", events: competitionEvents },
-  participants: { category: "participant", events: participantEvents },
-  seasons: { category: "season", events: seasonEvents },
-  teams: { category: "team", events: teamEvents },
-  venues: { category: "venue", events: venueEvents },
+  competitions: { category: "competition", events: competitionEvents, fold: referenceRecord },
+  participants: { category: "participant", events: participantEvents, fold: referenceRecord },
+  seasons: { category: "season", events: seasonEvents, fold: referenceRecord },
+  teams: { category: "team", events: teamEvents, fold: referenceRecord },
+  venues: { category: "venue", events: venueEvents, fold: venueRecord },
 } as const;
 const CATEGORIES = ["fixture", ...Object.values(SECTIONS).map((s) => s.category)];
 
@@ -82,11 +82,14 @@ export function releaseArtifact(
   }
 
   const reference = (key: keyof typeof SECTIONS) => {
-    const { category, events } = SECTIONS[key];
+    const { category, events, fold } = SECTIONS[key];
     const catalogue = new EventCatalogue<(typeof events)[number]>(events);
     return {
       key,
-      items: tally.references(key, records(category, catalogue, referenceRecord)),
+      items: tally.references(
+        key,
+        records(category, catalogue, fold as (events: unknown[]) => Record<string, unknown> | null),
+      ),
     };
   };
 

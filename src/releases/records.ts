@@ -6,17 +6,18 @@ import type { TeamEvent } from "../../streams/team.js";
 import type { EventData } from "../../streams/types.js";
 import { unreachable } from "../../streams/unreachable.js";
 import type { VenueEvent } from "../../streams/venue.js";
+import { evolveVenue, initialVenueState } from "../../streams/venue-state.js";
 
 /**
  * The records of a release's artefact (docs/releases.md, "The artefact"): each stream's
  * events up to the release's position folded into what it says then. Pure.
  */
 
-type ReferenceEvent = CompetitionEvent | SeasonEvent | TeamEvent | ParticipantEvent | VenueEvent;
+type ReferenceEvent = CompetitionEvent | SeasonEvent | TeamEvent | ParticipantEvent;
 
 /**
- * A competition, season, team, participant or venue: its registration, with the names added
- * since as `otherNames` in the order they were added. null for a stream without one.
+ * A competition, season, team or participant: its registration, with the names added since
+ * as `otherNames` in the order they were added. null for a stream without one.
  */
 export function referenceRecord(events: readonly ReferenceEvent[]): Record<string, unknown> | null {
   const [registered, ...later] = events;
@@ -25,6 +26,13 @@ export function referenceRecord(events: readonly ReferenceEvent[]): Record<strin
   const otherNames = later.flatMap((e) => ("name" in e.data && e.type.endsWith("NameAdded") ? [e.data.name] : []));
   return { ...registered.data, otherNames };
 }
+
+/**
+ * A venue as its registration and the changes since say: renamed, with other spellings, and
+ * its coordinates while they hold. null for a stream without a registration.
+ */
+export const venueRecord = (events: readonly VenueEvent[]): Record<string, unknown> | null =>
+  events.reduce(evolveVenue, initialVenueState());
 
 type Delivery = Omit<DeliveryState, "inningsId"> & { eventId: string; revision: number; sequenceNumber: number };
 

@@ -53,9 +53,8 @@ describe("the published contract and the running routes", () => {
     expect(missing).toEqual([]);
   });
 
-  it("marks every operation implemented or planned, and no planned one is reachable", () => {
-    for (const d of documented) expect(["implemented", "planned"]).toContain(d.status);
-    expect(documented.filter((d) => d.status === "planned" && registered.has(d.key))).toEqual([]);
+  it("marks every operation implemented", () => {
+    expect(documented.filter((d) => d.status !== "implemented")).toEqual([]);
   });
 });
 
@@ -213,7 +212,9 @@ describe("every operation, driven through the app", () => {
       ? `?scope=season&seasonId=${ids.seasonId}&metric=most_runs`
       : path.startsWith("/api/v1/provenance/participants/")
         ? "?part=batting"
-        : "";
+        : path === "/api/v1/weather"
+          ? "?latitude=18.9389&longitude=72.8258&date=2024-04-07"
+          : "";
 
   const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>
     api.api.call(method.toUpperCase(), path, { headers, ...(body === undefined ? {} : { body }) });
@@ -322,6 +323,10 @@ describe("every operation, driven through the app", () => {
     const approval = { decision: "approved", items: "all", reason: "contract" };
     expect((await api.api.post(`${batch}/reviews`, approval, admin)).status).toBe(200);
     expect((await api.api.post(`${batch}/publication`, undefined, admin)).status).toBe(200);
+
+    const venue = `/api/v1/admin/venues/${fixture.venue?.id}`;
+    const renamed = await api.api.patch(venue, { name: "Contract Ground", city: "Testville" }, admin);
+    expect(renamed.status, renamed.text).toBe(200);
 
     const question = await api.api.post("/api/v1/natural-language-queries", { question: "most runs" });
     expect(question.status, question.text).toBe(200);

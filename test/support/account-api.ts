@@ -14,6 +14,7 @@ import { aCompetition, type CompetitionBuilder } from "./cricket-builders.js";
 import { CricketWorld } from "./cricket-world.js";
 import { openTestDatabase, type TestDatabase } from "./databases.js";
 import { type IdentityProvider, startIdentityProvider } from "./identity-provider.js";
+import { type FakeWeatherProvider, startWeatherProvider, weatherFrom } from "./weather-provider.js";
 
 /** The spec's Current user, as GET /auth/me and the admin decisions answer with it. */
 export type ApiUser = {
@@ -86,9 +87,10 @@ export async function openAccountApi({
   /** More of the app's dependencies (limits, secret, CORS), for every app built here. */
   deps?: Partial<AppDependencies>;
 } = {}) {
-  const [db, provider]: [TestDatabase, IdentityProvider] = await Promise.all([
+  const [db, provider, weatherProvider]: [TestDatabase, IdentityProvider, FakeWeatherProvider] = await Promise.all([
     openTestDatabase(),
     startIdentityProvider(),
+    startWeatherProvider(),
   ]);
   await provider.addKey("ES256");
   const world = new CricketWorld(db.sql);
@@ -105,7 +107,8 @@ export async function openAccountApi({
     secret: new Secret(provider.secret),
     timeoutMs: adminTimeoutMs,
   });
-  /** What every app built here runs on (the logger aside): this database, store, runner and provider. */
+  const weather = weatherFrom(weatherProvider);
+  /** What every app built here runs on (the logger aside): this database, store, runner and providers. */
   const depsWith = (admin: boolean, more: Partial<AppDependencies> = {}) => ({
     sql: db.sql,
     // The read pool of this database, unless the app is given another one to run on.
@@ -113,6 +116,7 @@ export async function openAccountApi({
     store: world.store,
     projections: world.runner,
     identity: admin ? { verifier, providerAdmin } : { verifier },
+    weather,
     ...(rateLimits ? { rateLimits } : {}),
     // Suites send far more packages than an account may in a minute; the limit's own test sets it.
     limits: { batchesPerMinute: 1_000_000 },
@@ -205,6 +209,8 @@ export async function openAccountApi({
     db,
     world,
     provider,
+    /** The loopback weather provider every app built here asks. */
+    weatherProvider,
     api,
     withoutProviderAdmin,
     anotherInstance,
@@ -224,7 +230,7 @@ export async function openAccountApi({
     history,
     async close() {
       await world.runner.stop();
-      await Promise.all([db.close(), provider.close()]);
+      await Promise.all([db.close(), provider.close(), weatherProvider.close()]);
     },
   };
 }

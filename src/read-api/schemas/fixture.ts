@@ -15,9 +15,16 @@ export const seasonRef = z
 export const venueSchema = z
   .object({
     venueId: z.string().openapi({ description: "Venue id.", example: "wankhede" }),
-    name: z.string().nullable().openapi({ description: "Registered name.", example: "Wankhede Stadium" }),
+    name: z.string().nullable().openapi({
+      description: "Its name, as registered or as an administrator corrected it.",
+      example: "Wankhede Stadium",
+    }),
     city: z.string().nullable().openapi({ description: "City, when known.", example: "Mumbai" }),
-    latitude: z.number().nullable().openapi({ description: "Decimal degrees, when known.", example: 18.9389 }),
+    latitude: z.number().nullable().openapi({
+      description:
+        "Decimal degrees, when known: from a source, or found for the fixture weather by geocoding; cleared when the name or city changes.",
+      example: 18.9389,
+    }),
     longitude: z.number().nullable().openapi({ description: "Decimal degrees, when known.", example: 72.8258 }),
   })
   .openapi("Venue");
