@@ -34,7 +34,8 @@ page its own), \`X-Content-Type-Options: nosniff\`, \`X-Frame-Options: DENY\`,
 \`X-Permitted-Cross-Domain-Policies\`, \`X-XSS-Protection: 0\`, and
 \`Strict-Transport-Security\` when TLS carried the request. A 413 closes the connection.
 
-Match data: [Cricsheet](https://cricsheet.org/), under the Open Data Commons Attribution License (ODC-By 1.0).`;
+Match data: [Cricsheet](https://cricsheet.org/), under the Open Data Commons Attribution License (ODC-By 1.0).
+Weather data: [Open-Meteo.com](https://open-meteo.com/), under [CC BY 4.0](https://creativecommons.org/licenses/by/4.0/); the weather answers carry it in \`Link\`.`;
 
 /** The OpenAPI 3.1 document, generated from the same route definitions the server runs. */
 export function openApiDocument(app: Router) {
@@ -54,6 +55,7 @@ export function openApiDocument(app: Router) {
       { name: "Statistics", description: "Derived fixture statistics, participant aggregates and leaderboards" },
       { name: "Analytics", description: "Structured and natural-language queries" },
       { name: "Weather", description: "Weather context from an external provider" },
+      { name: "Venues", description: "Venue corrections; a venue's coordinates follow its name and city" },
       { name: "Account and access", description: "The signed-in user and submitter access" },
       { name: "Submissions", description: "Direct submissions and corrections" },
       { name: "Batches", description: "Staged batch ingestion" },

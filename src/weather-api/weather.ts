@@ -24,7 +24,8 @@ const GEOCODER = "weather-geocoder";
 const coordinate = (name: string, limit: number, example: number) =>
   z
     .string()
-    .regex(/^[+-]?(\d{1,3}(\.\d{0,15})?|\.\d{1,15})$/, `${name} must be a decimal number of degrees`)
+    .max(32, `${name} must be a number of degrees`)
+    .regex(/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/, `${name} must be a number of degrees`)
     .transform(Number)
     .pipe(
       z

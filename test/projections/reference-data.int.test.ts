@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { referenceData } from "../../src/projections/reference-data.js";
+import { venueStream } from "../../streams/venue.js";
 import {
   aCompetition,
   aFixture,
@@ -102,6 +104,50 @@ for (const backend of backends()) {
       await world.given(dismissalKinds("caught", "bowled", "caught"));
       const kinds = await db.sql`select kind from dismissal_kind order by kind`;
       expect(kinds.map((k) => k.kind)).toEqual(["bowled", "caught"]);
+    });
+
+    it("renames a venue (the old name another spelling, the coordinates gone) and locates it, in log order", async () => {
+      const venue = aVenue({ name: "Feroz Shah Kotla", city: "Delhi" });
+      await world.given(venue);
+      const at = (type: string, data: object) => ({
+        id: randomUUID(),
+        stream: venueStream(venue.id),
+        type,
+        data: { venueId: venue.id, ...data },
+      });
+      const located = (latitude: number) =>
+        at("VenueLocated", {
+          latitude,
+          longitude: 77.2432,
+          source: {
+            provider: "open-meteo-geocoding",
+            query: "Delhi",
+            placeId: 1273294,
+            placeName: "Delhi",
+            country: "India",
+          },
+        });
+      // One batch: renamed twice, located between and after; only the last location stands.
+      await world.append([
+        at("VenueRenamed", { name: "Arun Jaitley Stadium", city: "Delhi" }),
+        located(28.6378),
+        at("VenueRenamed", { name: "Arun Jaitley Stadium", city: "New Delhi" }),
+        located(28.6),
+      ]);
+      const [row] = await db.sql`
+        select name, city, latitude, longitude, alternative_names, sort_name, search_text from venue where venue_id = ${venue.id}`;
+      expect(row).toEqual({
+        name: "Arun Jaitley Stadium",
+        city: "New Delhi",
+        latitude: 28.6,
+        longitude: 77.2432,
+        alternative_names: ["Feroz Shah Kotla"],
+        sort_name: "arun jaitley stadium",
+        search_text: "arun jaitley stadium\nferoz shah kotla",
+      });
+      await world.append([at("VenueRenamed", { name: "Feroz Shah Kotla", city: "Delhi" })]);
+      const [back] = await db.sql`select name, latitude, alternative_names from venue where venue_id = ${venue.id}`;
+      expect(back).toEqual({ name: "Feroz Shah Kotla", latitude: null, alternative_names: ["Arun Jaitley Stadium"] });
     });
 
     it("changes nothing when the whole log is applied again", async () => {

@@ -169,7 +169,8 @@ describe("GET /api/v1/weather", () => {
     ["latitude=18.9&longitude=72.8", "date"],
     ["latitude=abc&longitude=72.8&date=2024-04-07", "latitude"],
     ["latitude=0x10&longitude=72.8&date=2024-04-07", "latitude"],
-    ["latitude=1e1&longitude=72.8&date=2024-04-07", "latitude"],
+    ["latitude=1e999&longitude=72.8&date=2024-04-07", "latitude"],
+    ["latitude=.5&longitude=72.8&date=2024-04-07", "latitude"],
     ["latitude=Infinity&longitude=72.8&date=2024-04-07", "latitude"],
     ["latitude=&longitude=72.8&date=2024-04-07", "latitude"],
     ["latitude=90.0001&longitude=72.8&date=2024-04-07", "latitude"],
@@ -185,9 +186,13 @@ describe("GET /api/v1/weather", () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it("takes the edges of the ranges: 90, -180 and a 16-day forecast", async () => {
+  it("takes the edges of the ranges (90, -180, a 16-day forecast) and numbers as JSON writes them", async () => {
     const res = await weatherAt(`latitude=90&longitude=-180&date=${addDays(TODAY, 16)}`);
     expect(dataOf(res)).toMatchObject({ latitude: 90, longitude: -180 });
+    expect(dataOf(await weatherAt("latitude=-1.5e1&longitude=7E-7&date=2024-04-07"))).toMatchObject({
+      latitude: -15,
+      longitude: 7e-7,
+    });
   });
 
   it.each([["1939-12-31"], [addDays(TODAY, 17)]])(

@@ -161,6 +161,10 @@ export async function openFuzzWorld() {
     submissionId: [(submitted.body as { data: { submissionId: string } }).data.submissionId],
     version: ["1.0.0"],
     jobId: [jobId],
+    // A place and a day the weather has (any date of 0000–9999 is one only now and then).
+    latitude: ["18.9389", "-33.8915"],
+    longitude: ["72.8258", "151.2249"],
+    date: ["2024-04-07", "1999-01-02"],
   };
 
   /** A token of `person` signed in an hour ago: good for everything but deleting the account. */
