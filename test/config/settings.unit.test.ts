@@ -23,6 +23,12 @@ describe("runtime settings", () => {
       questionLimits: { perSourcePerMinute: 10, perSourcePerDay: 500, platformPerDay: 50_000 },
       trustedProxyHops: 0,
       corsOrigins: [],
+      weather: {
+        forecastUrl: "https://api.open-meteo.com",
+        archiveUrl: "https://archive-api.open-meteo.com",
+        geocodingUrl: "https://geocoding-api.open-meteo.com",
+        apiKey: undefined,
+      },
     });
   });
 
@@ -164,6 +170,31 @@ describe("runtime settings", () => {
       const load = () => loadSettings({ PORT: "eighty", AUTH_ADMIN_SECRET: "sb_secret_abc" });
       expect(load).toThrow(/PORT must be a whole number.*AUTH_ADMIN_SECRET only applies with AUTH_JWKS_URL/);
       expect(load).not.toThrow(/sb_secret_abc/);
+    });
+  });
+
+  describe("weather provider", () => {
+    it("reads the hosts and a subscription's key, and never prints the key", () => {
+      const settings = loadSettings({
+        WEATHER_FORECAST_URL: "https://customer-api.open-meteo.com",
+        WEATHER_ARCHIVE_URL: "https://customer-archive-api.open-meteo.com",
+        WEATHER_GEOCODING_URL: "http://proxy.internal/geocoding",
+        WEATHER_API_KEY: "om-key-123",
+      });
+      expect(settings.weather).toMatchObject({
+        forecastUrl: "https://customer-api.open-meteo.com",
+        archiveUrl: "https://customer-archive-api.open-meteo.com",
+        geocodingUrl: "http://proxy.internal/geocoding",
+      });
+      expect(settings.weather.apiKey?.reveal()).toBe("om-key-123");
+      expect(JSON.stringify(settings)).not.toContain("om-key-123");
+      expect(inspect(settings)).not.toContain("om-key-123");
+    });
+
+    it("refuses a host that is not an http(s) URL", () => {
+      expect(() => loadSettings({ WEATHER_ARCHIVE_URL: "archive-api.open-meteo.com" })).toThrow(
+        /WEATHER_ARCHIVE_URL must be a URL starting with https:\/\/ or http:\/\//,
+      );
     });
   });
 });
