@@ -43,9 +43,9 @@ export const VenueRenamed = defineEvent({
 });
 
 /**
- * Where the venue is, as a geocoding lookup found it (docs/weather.md, "Locating a venue"):
- * the text searched, and the place it matched, kept so that anyone can see what the
- * coordinates rest on.
+ * Where the venue is (docs/weather.md, "Locating a venue"): as a geocoding lookup found it
+ * (the text searched and the place it matched, so anyone can see what the coordinates rest
+ * on), or as an administrator set it.
  */
 export const VenueLocated = defineEvent({
   type: "VenueLocated",
@@ -55,13 +55,16 @@ export const VenueLocated = defineEvent({
     venueId: id,
     latitude,
     longitude,
-    source: z.strictObject({
-      provider: z.literal("open-meteo-geocoding"),
-      query: name,
-      placeId: z.number().int(),
-      placeName: z.string().min(1).max(200),
-      country: z.string().min(1).max(200).nullable(),
-    }),
+    source: z.discriminatedUnion("provider", [
+      z.strictObject({
+        provider: z.literal("open-meteo-geocoding"),
+        query: name,
+        placeId: z.number().int(),
+        placeName: z.string().min(1).max(200),
+        country: z.string().min(1).max(200).nullable(),
+      }),
+      z.strictObject({ provider: z.literal("administrator") }),
+    ]),
   }),
 });
 

@@ -31,7 +31,7 @@ const yamlRoute = createRoute({
   operationId: "getOpenApiDocument",
   summary: "This OpenAPI 3.1 document, as YAML",
   description:
-    "The contract, generated from the route definitions this server runs: every operation, implemented or planned, with its parameters, bodies, statuses and headers. No credentials needed.",
+    "The contract, generated from the route definitions this server runs: every operation, with its parameters, bodies, statuses and headers. No credentials needed.",
   ...implemented,
   security: [],
   responses: { 200: { description: "The contract", content: { "application/yaml": text } } },

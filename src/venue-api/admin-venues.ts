@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { NAME_MAX_LENGTH } from "../../streams/shared.js";
-import { renameVenue } from "../commands/venues/handlers.js";
+import { changeVenue } from "../commands/venues/handlers.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import {
@@ -18,8 +18,9 @@ import { venueSchema } from "../read-api/schemas/fixture.js";
 
 /**
  * Venue corrections (admin bearer): a venue's name or city as an administrator puts them
- * right. Its coordinates came from the old ones, so the change clears them; the next
- * fixture weather locates it again (docs/weather.md, "Locating a venue").
+ * right, which clears coordinates found for the old ones (the next fixture weather locates
+ * it again), and its coordinates where geocoding cannot find it or found the wrong place
+ * (docs/weather.md, "Locating a venue").
  */
 
 const PATH = "/api/v1/admin/venues/{venueId}";
@@ -27,14 +28,24 @@ const PATH = "/api/v1/admin/venues/{venueId}";
 const label = (what: string, example: string) =>
   z.string().trim().min(1).max(NAME_MAX_LENGTH).openapi({ description: what, example });
 
+const degrees = (limit: number, example: number) =>
+  z
+    .number()
+    .min(-limit)
+    .max(limit)
+    .openapi({ description: `Decimal degrees, -${limit} to ${limit}; with the other coordinate.`, example });
+
 const changeSchema = z
   .strictObject({
     name: label("The venue's name.", "Wankhede Stadium").optional(),
     city: label("Its city; null for none.", "Mumbai").nullable().optional(),
+    latitude: degrees(90, 18.9389).optional(),
+    longitude: degrees(180, 72.8258).optional(),
   })
-  .refine((change) => change.name !== undefined || change.city !== undefined, {
-    message: "Give name, city or both",
-    path: ["body"],
+  .refine((change) => Object.keys(change).length > 0, { message: "Give name, city or coordinates", path: ["body"] })
+  .refine((change) => (change.latitude === undefined) === (change.longitude === undefined), {
+    message: "Give latitude and longitude together",
+    path: ["longitude"],
   })
   .openapi("VenueChange");
 
@@ -52,9 +63,9 @@ const route = createRoute({
   path: PATH,
   tags: ["Venues"],
   operationId: "changeVenue",
-  summary: "Correct a venue's name or city",
+  summary: "Correct a venue's name, city or coordinates",
   description:
-    "Sets the venue's `name`, `city` or both (a property left out stays as it is; `city: null` removes it). A change clears the venue's coordinates, which were found for the old name and city; the next fixture weather locates it again. The old name stays another spelling, so searches by it still find the venue. Values equal to the current ones change nothing. Admin only.",
+    "Sets the venue's `name`, `city` or both (a property left out stays as it is; `city: null` removes it). A change of either clears the venue's coordinates, which were found for the old name and city; the next fixture weather locates it again. The old name stays another spelling of the venue. `latitude` and `longitude` (together) set its coordinates by hand, for a venue geocoding cannot find or placed wrongly; with a new name or city they hold for the new ones. Values equal to the current ones change nothing. Admin only.",
   ...implemented,
   security: bearerSecurity,
   request: {
@@ -70,6 +81,12 @@ const route = createRoute({
   },
 });
 
+/** The body as the command takes it: the two coordinates as one location. */
+const changeOf = ({ latitude, longitude, ...labels }: z.infer<typeof changeSchema>) => ({
+  ...labels,
+  ...(latitude !== undefined && longitude !== undefined ? { location: { latitude, longitude } } : {}),
+});
+
 export function registerAdminVenues(app: Router, deps: AppDependencies) {
   registerBearerScheme(app);
   app.use("/api/v1/admin/venues/:venueId", requireCaller(deps, { admin: true }));
@@ -77,9 +94,13 @@ export function registerAdminVenues(app: Router, deps: AppDependencies) {
     const { venueId } = c.req.valid("param");
     const services = application(deps);
     const context = { ...commandContext(c), actor: callerOf(c).account.accountId };
-    const { outcome, venue } = await renameVenue(services.store, { venueId, ...c.req.valid("json") }, context);
+    const { outcome, venue } = await changeVenue(
+      services.store,
+      { venueId, ...changeOf(c.req.valid("json")) },
+      context,
+    );
     await settled(services, outcome, ["reference_data"]);
-    const { venueId: id, name, city, latitude, longitude, otherNames } = venue;
-    return c.json({ data: { venueId: id, name, city, latitude, longitude, otherNames } }, 200);
+    const { sourceIds: _, ...shown } = venue;
+    return c.json({ data: shown }, 200);
   });
 }

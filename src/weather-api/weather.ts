@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import type { CommandContext } from "../commands/handle.js";
 import { locateVenue } from "../commands/venues/handlers.js";
 import { anonymousAccess } from "../http/access.js";
 import { implemented, type Router } from "../http/api.js";
@@ -25,7 +26,7 @@ const coordinate = (name: string, limit: number, example: number) =>
   z
     .string()
     .max(32, `${name} must be a number of degrees`)
-    .regex(/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/, `${name} must be a number of degrees`)
+    .regex(/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/, `${name} must be a number of degrees, as JSON writes one`)
     .transform(Number)
     .pipe(
       z
@@ -107,6 +108,39 @@ const weatherOf = (deps: AppDependencies): Weather => {
   return deps.weather;
 };
 
+/**
+ * Keeps a location found for a venue on its stream, and waits until the venue's read model
+ * has it, so the next ask reads it (read-your-writes). Keeping it is a saving, not the
+ * answer: a failure to keep it is logged and the weather answered all the same.
+ */
+const rememberer =
+  (deps: AppDependencies, context: CommandContext) =>
+  async (venue: { venueId: string; name: string; city: string | null }, { place, query }: Located) => {
+    const services = application(deps);
+    try {
+      const outcome = await locateVenue(
+        services.store,
+        {
+          venueId: venue.venueId,
+          latitude: place.latitude,
+          longitude: place.longitude,
+          source: {
+            provider: "open-meteo-geocoding",
+            query,
+            placeId: place.id,
+            placeName: place.name,
+            country: place.country ?? null,
+          },
+          lookedUpAs: { name: venue.name, city: venue.city },
+        },
+        context,
+      );
+      await settled(services, outcome, ["reference_data"]);
+    } catch (err) {
+      deps.logger.error({ err, venueId: venue.venueId }, "could not keep the location found for a venue");
+    }
+  };
+
 export function registerWeather(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
   const access = { middleware: [anonymousAccess(deps)] };
@@ -127,31 +161,7 @@ export function registerWeather(app: Router, deps: AppDependencies) {
     const { fixtureId } = c.req.valid("param");
     const place = await fixturePlace(sql(), fixtureId);
     if (!place) throw notFound("fixture");
-    const remember = async (
-      venue: { venueId: string; name: string; city: string | null },
-      { place, query }: Located,
-    ) => {
-      const services = application(deps);
-      const outcome = await locateVenue(
-        services.store,
-        {
-          venueId: venue.venueId,
-          latitude: place.latitude,
-          longitude: place.longitude,
-          source: {
-            provider: "open-meteo-geocoding",
-            query,
-            placeId: place.id,
-            placeName: place.name,
-            country: place.country ?? null,
-          },
-          lookedUpAs: { name: venue.name, city: venue.city },
-        },
-        { ...commandContext(c), actor: GEOCODER },
-      );
-      // The next ask reads the venue with its coordinates (read-your-writes).
-      await settled(services, outcome, ["reference_data"]);
-    };
+    const remember = rememberer(deps, { ...commandContext(c), actor: GEOCODER });
     const answer = await fixtureWeather({ weather: weatherOf(deps), remember }, fixtureId, place);
     c.header("Link", ATTRIBUTION_LINK);
     return c.json({ data: answer }, 200);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storable } from "../../streams/shared.js";
 
 /**
  * The shapes of Open-Meteo's answers this service relies on (reference: Open-Meteo's
@@ -66,13 +67,16 @@ export function dailyWeather(body: unknown, date: string): DailyWeather | undefi
 /** A day the archive holds with every value is final: it never changes again. */
 export const isComplete = (day: DailyWeather) => Object.values(day).every((value) => value !== null);
 
+/** Text a place is kept under (VenueLocated): what the database can hold. */
+const placeText = z.string().min(1).max(200).refine(storable);
+
 const placeSchema = z.object({
   id: z.number().int(),
-  name: z.string().min(1).max(200),
+  name: placeText,
   latitude: z.number().min(-90).max(90),
   longitude: z.number().min(-180).max(180),
   // "Empty fields are not returned": everything else is optional.
-  country: z.string().min(1).max(200).optional(),
+  country: placeText.optional(),
   admin1: z.string().optional(),
   admin2: z.string().optional(),
   admin3: z.string().optional(),

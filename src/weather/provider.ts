@@ -49,9 +49,16 @@ class AnswerTooLarge extends Error {}
 
 const retriedStatus = (status: number) => status === 408 || status >= 500;
 
-/** GET whose body is read whole, within the attempt's timeout and up to a bound. */
+/** Statuses whose answer has no body (a Response built with one throws). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * GET whose body is read whole, within the attempt's timeout and up to a bound. A redirect
+ * is an answer like any other non-2xx, never followed: a loop would multiply the calls, and
+ * another host is not the provider configured (nor one to send the key to).
+ */
 async function fetchWhole(input: Request | URL | string, init?: RequestInit): Promise<Response> {
-  const response = await fetch(input, init);
+  const response = await fetch(input, { ...init, redirect: "manual" });
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of response.body ?? []) {
@@ -60,7 +67,7 @@ async function fetchWhole(input: Request | URL | string, init?: RequestInit): Pr
     chunks.push(chunk);
   }
   const { status, statusText, headers } = response;
-  return new Response(status === 204 ? null : Buffer.concat(chunks), { status, statusText, headers });
+  return new Response(NULL_BODY.has(status) ? null : Buffer.concat(chunks), { status, statusText, headers });
 }
 
 export class WeatherProvider {

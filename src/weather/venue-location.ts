@@ -7,32 +7,38 @@ export type VenueLabels = { name: string; city: string | null; otherNames: reado
 export type Lookup = { query: string; inCity?: string };
 
 /** Lookups a venue may cost at most, so a venue that cannot be found stays cheap. */
-const MAX_LOOKUPS = 4;
+const MAX_LOOKUPS = 5;
 
 /**
  * The lookups that locate a venue, in order (docs/weather.md, "Locating a venue"): the
- * canonical venue with its stored city (its name, matched in that city; then the city
- * itself, as a ground lies in its city), then the raw names the sources wrote, each as
- * written. Pure.
+ * canonical venue with its stored city, then the raw names its sources wrote, then (a
+ * ground lies in its city) the city itself. With a city every match must lie in it. Pure.
  */
 export function venueLookups({ name, city, otherNames }: VenueLabels): Lookup[] {
-  const lookups: Lookup[] = city ? [{ query: name, inCity: city }, { query: city }] : [{ query: name }];
-  const asked = new Set(lookups.filter((l) => !l.inCity).map((l) => fold(l.query)));
-  for (const raw of otherNames) {
-    if (asked.has(fold(raw))) continue;
-    asked.add(fold(raw));
-    lookups.push({ query: raw });
-  }
-  return lookups.slice(0, MAX_LOOKUPS);
+  const inCity = city ?? undefined;
+  const asked = new Set<string>();
+  const names = [name, ...otherNames].filter((text) => !asked.has(fold(text)) && asked.add(fold(text)));
+  const lookups = names.slice(0, city ? MAX_LOOKUPS - 1 : MAX_LOOKUPS).map((query) => ({ query, inCity }));
+  return city && !asked.has(fold(city)) ? [...lookups, { query: city, inCity }] : lookups;
 }
 
-/** The place a lookup accepts among the matches: the first, or the first in its city. */
+/**
+ * The place a lookup accepts among the matches, best first: the first named as the text
+ * searched, or as one of its comma-separated parts ("Wankhede Stadium, Mumbai": Mumbai), word
+ * for word (a fuzzy match of something else is not the venue: "Sharjah Cricket Club" is not
+ * "Sharjah Cricket Stadium"), and lying in the lookup's city when it has one (its name or one
+ * of its areas is the city).
+ */
 export function accepted(lookup: Lookup, matches: readonly Place[]): Place | undefined {
-  const { inCity } = lookup;
-  if (!inCity) return matches[0];
-  const city = fold(inCity);
-  return matches.find((place) =>
-    [place.name, place.admin1, place.admin2, place.admin3, place.admin4].some((area) => area && fold(area) === city),
+  const names = new Set([lookup.query, ...lookup.query.split(",")].map(words));
+  const city = lookup.inCity && words(lookup.inCity);
+  return matches.find(
+    (place) =>
+      names.has(words(place.name)) &&
+      (!city ||
+        [place.name, place.admin1, place.admin2, place.admin3, place.admin4].some(
+          (area) => area && words(area) === city,
+        )),
   );
 }
 
@@ -43,3 +49,10 @@ const fold = (text: string) =>
     .replace(/\p{Diacritic}/gu, "")
     .toLowerCase()
     .trim();
+
+/** The words of a text, folded, one space apart ("M.Chinnaswamy Stadium" is "m chinnaswamy stadium"). */
+const words = (text: string) =>
+  fold(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .join(" ");

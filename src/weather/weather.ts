@@ -33,6 +33,9 @@ export type WeatherOptions = {
 
 /** Weather and places as the provider gives them, through the cache. */
 export class Weather {
+  /** Answers being fetched, by key: a burst of asks for one day makes one provider call. */
+  private readonly inFlight = new Map<string, ReturnType<typeof readThrough>>();
+
   constructor(private readonly options: WeatherOptions) {}
 
   /** The API that holds `date` today, or null when neither does. */
@@ -69,6 +72,12 @@ export class Weather {
   }
 
   private cached(key: string, ttlSeconds: number, compute: Parameters<typeof readThrough>[3]) {
-    return readThrough(this.options.cache, key, ttlSeconds, compute, this.options.logger);
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const answer = readThrough(this.options.cache, key, ttlSeconds, compute, this.options.logger).finally(() =>
+      this.inFlight.delete(key),
+    );
+    this.inFlight.set(key, answer);
+    return answer;
   }
 }

@@ -31,22 +31,47 @@ const locate = (lookedUpAs = { name: "Wankhede Stadium", city: "Mumbai" as strin
 });
 const given = spec(venueDecider).given;
 
-describe("renaming a venue", () => {
+describe("an administrator's change of a venue", () => {
   it("writes its new name and city together", () =>
     given([registered])
-      .when({ type: "RenameVenue", venueId, name: "Wankhede" })
+      .when({ type: "ChangeVenue", venueId, name: "Wankhede" })
       .thenEmits([{ type: "VenueRenamed", data: { venueId, name: "Wankhede", city: "Mumbai" } }]));
 
   it("may remove the city", () =>
     given([registered])
-      .when({ type: "RenameVenue", venueId, city: null })
+      .when({ type: "ChangeVenue", venueId, city: null })
       .thenEmits([{ type: "VenueRenamed", data: { venueId, name: "Wankhede Stadium", city: null } }]));
 
   it("writes nothing for the labels it has", () =>
-    given([registered]).when({ type: "RenameVenue", venueId, name: "Wankhede Stadium", city: "Mumbai" }).thenEmits([]));
+    given([registered]).when({ type: "ChangeVenue", venueId, name: "Wankhede Stadium", city: "Mumbai" }).thenEmits([]));
+
+  it("keeps coordinates an administrator sets, unless the venue has them already", () => {
+    given([registered])
+      .when({ type: "ChangeVenue", venueId, location: { latitude: 18.9389, longitude: 72.8258 } })
+      .thenEmits([
+        {
+          type: "VenueLocated",
+          data: { venueId, latitude: 18.9389, longitude: 72.8258, source: { provider: "administrator" } },
+        },
+      ]);
+    given([registered, located])
+      .when({ type: "ChangeVenue", venueId, location: { latitude: 19.07283, longitude: 72.88261 } })
+      .thenEmits([]);
+  });
+
+  it("renames and then places the venue when both come at once, even at the coordinates it had", () =>
+    given([registered, located])
+      .when({ type: "ChangeVenue", venueId, name: "Wankhede", location: { latitude: 19.07283, longitude: 72.88261 } })
+      .thenEmits([
+        { type: "VenueRenamed", data: { venueId, name: "Wankhede", city: "Mumbai" } },
+        {
+          type: "VenueLocated",
+          data: { venueId, latitude: 19.07283, longitude: 72.88261, source: { provider: "administrator" } },
+        },
+      ]));
 
   it("refuses a venue never registered", () =>
-    given([]).when({ type: "RenameVenue", venueId, name: "X" }).thenThrows(VenueNotFound));
+    given([]).when({ type: "ChangeVenue", venueId, name: "X" }).thenThrows(VenueNotFound));
 });
 
 describe("keeping a location", () => {

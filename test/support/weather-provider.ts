@@ -30,7 +30,13 @@ export type Fault =
   | "wrong_shape" // 200 JSON without the daily arrays (or a places list that is not one)
   | "null_in_time" // a null inside `daily.time`
   | "wrong_length" // two values for one day
-  | "too_large"; // 200 with a body of 1 MB
+  | "too_large" // 200 with a body of 1 MB
+  | "redirect_loop" // 302 back to the same URL
+  | "redirect_away" // 302 to another host, query (key) included
+  | "status_204"
+  | "status_205"
+  | "status_304"
+  | "unstorable_place"; // a place named with U+0000 and a lone surrogate
 
 const recording = (name: string) =>
   JSON.parse(readFileSync(new URL(`./open-meteo/${name}.json`, import.meta.url), "utf8")) as Record<string, unknown>;
@@ -109,6 +115,18 @@ export async function startWeatherProvider(options: { slowMs?: number } = {}) {
         });
       case "too_large":
         return send(res, 200, { ...body, padding: "x".repeat(1024 * 1024) });
+      case "redirect_loop":
+        return void res.writeHead(302, { location: `http://${res.req.headers.host}${res.req.url}` }).end();
+      case "redirect_away":
+        return void res.writeHead(302, { location: `http://localhost:1${res.req.url}` }).end();
+      case "status_204":
+      case "status_205":
+      case "status_304":
+        return void res.writeHead(Number(fault.slice(7))).end();
+      case "unstorable_place":
+        return send(res, 200, {
+          results: [{ id: 1, name: "Mum\u0000bai \ud800", latitude: 19, longitude: 72.9, country: "India" }],
+        });
     }
   };
 

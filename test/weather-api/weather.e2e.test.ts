@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { redisCache } from "../../src/cache/redis.js";
+import type { EventStore } from "../../src/event-store/port.js";
 import { cricsheetIds } from "../../src/ingest/cricsheet/ids.js";
 import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
 import { addDays, utcDay } from "../../src/weather/calendar.js";
@@ -39,6 +40,7 @@ const NO_VENUE = fixture("9900001");
 const BEFORE_1940 = fixture("9900002");
 const HALF_PAIR = fixture("9900003");
 const YESTERDAY = fixture("9900004");
+const GREEN_PARK = fixture("9900005");
 const HALF_PAIR_VENUE = cricsheetIds.venue("half pair ground");
 const ATTRIBUTION =
   /<https:\/\/open-meteo\.com\/>; rel="via".*<https:\/\/creativecommons\.org\/licenses\/by\/4\.0\/>; rel="license"/;
@@ -92,6 +94,10 @@ beforeAll(async () => {
       info.dates = [addDays(TODAY, -1)];
       info.venue = "Brabourne Stadium";
       info.city = "Mumbai";
+    }),
+    variant(dir, "9900005", "ipl/335991.json", (info) => {
+      info.venue = "Green Park";
+      info.city = "Kanpur";
     }),
   ];
   const imported = await importCricsheet(a.world.store, files);
@@ -343,6 +349,25 @@ describe("GET /api/v1/fixtures/{fixtureId}/weather", () => {
   });
 });
 
+describe("keeping a location that cannot be kept", () => {
+  it("answers the weather all the same, and locates the venue again next time", async () => {
+    fake.placesFor("Kanpur", [
+      { id: 1267995, name: "Kanpur", latitude: 26.46523, longitude: 80.34975, country: "India" },
+    ]);
+    const refusing: EventStore = Object.assign(Object.create(a.world.store), {
+      append: async () => {
+        throw new Error("the store is refusing writes");
+      },
+    });
+    const instance = a.anotherInstance({ store: refusing });
+    const res = await instance.get(`/api/v1/fixtures/${GREEN_PARK}/weather`);
+    expect(dataOf<FixtureWeather>(res).weather).toMatchObject({ latitude: 26.46523, longitude: 80.34975 });
+    expect((await venueOf(GREEN_PARK))?.latitude).toBeNull();
+    expect((await fixtureWeather(GREEN_PARK)).weather).toMatchObject({ latitude: 26.46523 });
+    expect((await venueOf(GREEN_PARK))?.latitude).toBe(26.46523);
+  });
+});
+
 describe("PATCH /api/v1/admin/venues/{venueId}", () => {
   it("renames a venue, clears its coordinates, and the next fixture weather locates it again under the new name", async () => {
     await fixtureWeather(WANKHEDE);
@@ -388,6 +413,29 @@ describe("PATCH /api/v1/admin/venues/{venueId}", () => {
     expect(found.status).toBe(200);
   });
 
+  it("places a venue geocoding cannot find by hand, and the fixture weather asks there without a lookup", async () => {
+    const venueId = (await venueOf(SHARJAH))?.venueId as string;
+    const res = await a.api.patch(`/api/v1/admin/venues/${venueId}`, { latitude: 25.3308, longitude: 55.4206 }, admin);
+    expect(dataOf(res)).toMatchObject({ name: "Sharjah Cricket Stadium", latitude: 25.3308, longitude: 55.4206 });
+    expect((await venueEvents(venueId)).at(-1)).toEqual({
+      type: "VenueLocated",
+      data: { venueId, latitude: 25.3308, longitude: 55.4206, source: { provider: "administrator" } },
+    });
+    fake.reset();
+    expect(await fixtureWeather(SHARJAH)).toMatchObject({
+      availability: "available",
+      weather: { latitude: 25.3308, longitude: 55.4206 },
+    });
+    expect(fake.requestsTo("geocoding")).toHaveLength(0);
+    const again = await a.api.patch(
+      `/api/v1/admin/venues/${venueId}`,
+      { latitude: 25.3308, longitude: 55.4206 },
+      admin,
+    );
+    expect(again.status).toBe(200);
+    expect((await venueEvents(venueId)).filter((e) => e.type === "VenueLocated")).toHaveLength(1);
+  });
+
   it("writes nothing for the name and city the venue has", async () => {
     const venueId = (await venueOf(SHARJAH))?.venueId as string;
     const before = (await venueEvents(venueId)).length;
@@ -404,7 +452,18 @@ describe("PATCH /api/v1/admin/venues/{venueId}", () => {
     const venueId = (await venueOf(SHARJAH))?.venueId as string;
     const before = (await venueEvents(venueId)).length;
     expectError(await a.api.patch("/api/v1/admin/venues/no-such-venue", { name: "X" }, admin), 404, "NOT_FOUND");
-    for (const body of [{}, { name: "" }, { name: "x".repeat(201) }, { city: 7 }, { name: "X", capacity: 33_000 }, []])
+    for (const body of [
+      {},
+      { name: "" },
+      { name: "x".repeat(201) },
+      { city: 7 },
+      { name: "X", capacity: 33_000 },
+      [],
+      { latitude: 25.3 },
+      { longitude: 55.4 },
+      { latitude: 91, longitude: 0 },
+      { latitude: 0, longitude: "55.4" },
+    ])
       expectError(await a.api.patch(`/api/v1/admin/venues/${venueId}`, body, admin), 422, "VALIDATION_FAILED");
     expectUnauthorized(await a.api.patch(`/api/v1/admin/venues/${venueId}`, { name: "X" }));
     const viewer = await a.signIn();

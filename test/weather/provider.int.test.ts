@@ -1,3 +1,4 @@
+import { Writable } from "node:stream";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Secret } from "../../src/config.js";
 import { createLogger } from "../../src/http/logging.js";
@@ -104,6 +105,11 @@ describe("faults", () => {
     ["two values for one day: 502", ["wrong_length"], "bad_answer", 1],
     ["an answer over 256 kB: 502", ["too_large"], "bad_answer", 1],
     ["three 500s: still one retry only", ["status_500", "status_500", "status_500"], "bad_answer", 2],
+    ["a redirect: not followed, no retry, 502", ["redirect_loop"], "bad_answer", 1],
+    ["a redirect to another host: not followed", ["redirect_away"], "bad_answer", 1],
+    ["a 204: no answer, 502", ["status_204"], "bad_answer", 1],
+    ["a 205: no retry, 502", ["status_205"], "bad_answer", 1],
+    ["a 304: no retry, 502", ["status_304"], "bad_answer", 1],
   ];
   for (const [name, faults, outcome, attempts] of cases) {
     it(name, async () => {
@@ -128,7 +134,12 @@ describe("faults", () => {
     expect((await failure(provider.search("Mumbai"))).kind).toBe("bad_answer");
   });
 
-  it("a provider nobody listens on is unreachable, at once, after one retry", async () => {
+  it("a place named with text the database cannot hold is 502, so it is never stored", async () => {
+    fake.failNext("geocoding", "unstorable_place");
+    expect((await failure(provider.search("Mumbai"))).kind).toBe("bad_answer");
+  });
+
+  it("a provider nobody listens on is unreachable, at once", async () => {
     const closed = await startWeatherProvider();
     await closed.close();
     const nowhere = new WeatherProvider({ ...closed.urls, logger: createLogger("silent") });
@@ -137,8 +148,41 @@ describe("faults", () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
+  it("a host that does not resolve is unreachable, after one retry", async () => {
+    const nowhere = new WeatherProvider({
+      forecastUrl: "http://weather.invalid",
+      archiveUrl: "http://weather.invalid",
+      geocodingUrl: "http://weather.invalid",
+      logger: createLogger("silent"),
+    });
+    expect((await failure(nowhere.daily("archive", 1, 1, DAY))).kind).toBe("unreachable");
+  });
+
   it("the failure's message says what failed and nothing of the provider's body", async () => {
     fake.failNext("archive", "status_429");
     expect((await failure(archiveDay())).message).toBe("The weather provider answered 429");
+  });
+
+  it("never writes the key in a log line or a failure, whatever fails", async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const keyed = new WeatherProvider({
+      ...fake.urls,
+      apiKey: new Secret("secret-key-4711"),
+      timeoutMs: TIMEOUT_MS,
+      logger: createLogger("info", sink),
+    });
+    const faults: Fault[] = ["status_500", "status_500", "garbage", "hang", "hang", "reset", "reset", "redirect_away"];
+    fake.failNext("archive", ...faults);
+    const failures = [];
+    for (let i = 0; i < 5; i++) failures.push(await failure(keyed.daily("archive", 1, 1, DAY)));
+    expect(lines).toHaveLength(5);
+    for (const text of [...lines, ...failures.map((f) => `${f.message} ${JSON.stringify(f)}`)])
+      expect(text).not.toContain("secret-key-4711");
   });
 });

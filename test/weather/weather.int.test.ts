@@ -45,6 +45,9 @@ describe("the weather of a day", () => {
     later(TTL_SECONDS.finalDay - 60);
     await weather.day(18.93891, 72.82581, "2024-04-07");
     expect(fake.requestsTo("archive")).toHaveLength(1);
+    later(61);
+    await weather.day(18.9389, 72.8258, "2024-04-07");
+    expect(fake.requestsTo("archive")).toHaveLength(2);
   });
 
   it("asks again for an archive day with gaps after an hour", async () => {
@@ -72,6 +75,16 @@ describe("the weather of a day", () => {
       "2026-12-13",
     ]);
     expect(fake.requestsTo("archive")).toHaveLength(0);
+  });
+
+  it("asks the provider once for a burst of asks about one day, and shares its failure too", async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => weather.day(5, 6, "2003-03-03")));
+    expect(new Set(answers.map((a) => a?.temperatureMax))).toEqual(new Set([32.1]));
+    expect(fake.requestsTo("archive")).toHaveLength(1);
+    fake.failNext("archive", "status_500", "status_500");
+    const failed = await Promise.allSettled(Array.from({ length: 4 }, () => weather.day(5, 6, "2003-03-04")));
+    expect(failed.map((f) => f.status)).toEqual(["rejected", "rejected", "rejected", "rejected"]);
+    expect(fake.requestsTo("archive")).toHaveLength(3);
   });
 
   it("keeps no failure: the next ask asks again", async () => {

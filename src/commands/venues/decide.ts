@@ -12,8 +12,14 @@ export class VenueNotFound extends DomainError {
   }
 }
 
-/** New labels for a venue; an absent one stays as it is. */
-export type RenameVenue = { type: "RenameVenue"; venueId: string; name?: string; city?: string | null };
+/** An administrator's change: new labels (an absent one stays as it is), coordinates set by hand. */
+export type ChangeVenue = {
+  type: "ChangeVenue";
+  venueId: string;
+  name?: string;
+  city?: string | null;
+  location?: { latitude: number; longitude: number };
+};
 
 /** Coordinates a lookup found for the venue under the name and city it was looked up by. */
 export type LocateVenue = {
@@ -21,12 +27,14 @@ export type LocateVenue = {
   lookedUpAs: { name: string; city: string | null };
 } & EventData<typeof VenueLocated>;
 
-export type VenueCommand = RenameVenue | LocateVenue;
+export type VenueCommand = ChangeVenue | LocateVenue;
 
 /**
  * Requirements (docs/weather.md, "Locating a venue"):
- * - only a registered venue is renamed (404 otherwise); labels that change nothing write
- *   nothing, new ones write one VenueRenamed, which clears its coordinates;
+ * - only a registered venue is changed (404 otherwise); labels that change nothing write
+ *   nothing, new ones write one VenueRenamed, which clears its coordinates; coordinates an
+ *   administrator gives are kept (after the rename, when both come at once) unless they are
+ *   the venue's already;
  * - a location is kept only while the venue still has the name and city it was looked up
  *   by: one found for labels since corrected is dropped, not stored against the new ones;
  *   a location equal to the stored one writes nothing (two lookups racing store one).
@@ -35,12 +43,26 @@ export const venueDecider: Decider<VenueCommand, VenueState, VenueEvent> = {
   initialState: initialVenueState,
   evolve: evolveVenue,
   decide: (command, venue) => {
-    if (command.type === "RenameVenue") {
+    if (command.type === "ChangeVenue") {
       if (!venue) throw new VenueNotFound(command.venueId);
+      const { venueId } = venue;
       const name = command.name ?? venue.name;
       const city = command.city === undefined ? venue.city : command.city;
-      if (name === venue.name && city === venue.city) return [];
-      return [{ type: "VenueRenamed", data: { venueId: venue.venueId, name, city } }];
+      const renamed = name !== venue.name || city !== venue.city;
+      const { location } = command;
+      const moved =
+        location && (renamed || location.latitude !== venue.latitude || location.longitude !== venue.longitude);
+      return [
+        ...(renamed ? [{ type: "VenueRenamed" as const, data: { venueId, name, city } }] : []),
+        ...(moved
+          ? [
+              {
+                type: "VenueLocated" as const,
+                data: { venueId, ...location, source: { provider: "administrator" as const } },
+              },
+            ]
+          : []),
+      ];
     }
     const { type: _, lookedUpAs, ...located } = command;
     if (!venue || venue.name !== lookedUpAs.name || venue.city !== lookedUpAs.city) return [];

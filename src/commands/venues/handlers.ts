@@ -2,12 +2,12 @@ import { venueCatalogue, venueStream } from "../../../streams/venue.js";
 import type { Venue } from "../../../streams/venue-state.js";
 import type { EventStore } from "../../event-store/port.js";
 import { type CommandContext, type HandleResult, handleCommand, loadStream } from "../handle.js";
-import { type LocateVenue, type RenameVenue, VenueNotFound, venueDecider } from "./decide.js";
+import { type ChangeVenue, type LocateVenue, VenueNotFound, venueDecider } from "./decide.js";
 
-/** Renames the venue (or changes its city); the answer is the venue as it is after the command. */
-export async function renameVenue(
+/** An administrator's change of the venue; the answer is the venue as it is after the command. */
+export async function changeVenue(
   store: EventStore,
-  command: Omit<RenameVenue, "type">,
+  command: Omit<ChangeVenue, "type">,
   context: CommandContext,
 ): Promise<{ outcome: HandleResult; venue: Venue }> {
   const stream = venueStream(command.venueId);
@@ -16,7 +16,7 @@ export async function renameVenue(
     venueCatalogue,
     stream,
     venueDecider,
-    { type: "RenameVenue", ...command },
+    { type: "ChangeVenue", ...command },
     context,
   );
   const { state } = await loadStream(store, venueCatalogue, stream, venueDecider);
