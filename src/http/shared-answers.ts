@@ -1,4 +1,5 @@
 import { ALWAYS_ANSWERED } from "../read-api/health.js";
+import { DOMAIN_STATUS, ERROR_STATUS, type ErrorCode } from "./errors.js";
 import { headerRefs, RESPONSE_HEADERS, type ResponseHeaderName } from "./response-headers.js";
 
 /*
@@ -71,7 +72,7 @@ function sharedStatuses(t: Traits): Record<string, string> {
     statuses[401] =
       "API_KEY_UNAUTHORIZED: an X-API-Key that is malformed, unknown or revoked, or none where one is required (`WWW-Authenticate: ApiKey`)";
     statuses[429] =
-      "RATE_LIMIT_EXCEEDED (the minute window) or QUOTA_EXCEEDED (the consumer's daily quota), with Retry-After";
+      "RATE_LIMIT_EXCEEDED: the minute window is used up; QUOTA_EXCEEDED: the consumer's daily quota is. With Retry-After";
   }
   const unavailable = [
     ...(t.gated ? ["DATABASE_UNAVAILABLE: the database does not answer just now; nothing was done"] : []),
@@ -106,6 +107,34 @@ function sharedHeaders(t: Traits, status: string): ResponseHeaderName[] {
 
 const ERROR_CONTENT = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
 
+const carries = (code: string, status: string): code is ErrorCode =>
+  String(ERROR_STATUS[code as ErrorCode]) === status ||
+  String(DOMAIN_STATUS[code as keyof typeof DOMAIN_STATUS]) === status;
+
+/**
+ * The code an answer of `status` shows: the first its description names that carries that
+ * status, else the first code that does.
+ */
+function exampleCode(status: string, description: string): ErrorCode | undefined {
+  const named = description.match(/\b[A-Z][A-Z_]+[A-Z]\b/g)?.find((code) => carries(code, status));
+  return named ?? (Object.keys(ERROR_STATUS) as ErrorCode[]).find((code) => carries(code, status));
+}
+
+/**
+ * An example of an error answer in the envelope, with the code and meaning its description
+ * gives first, so a reader of the reference sees a 429 as a 429 (and not every error as the
+ * schema's one example).
+ */
+function withExample(status: string, response: Response): Response {
+  const json = response.content?.["application/json"] as Record<string, unknown> | undefined;
+  const code = Number(status) >= 400 && json && !json.example ? exampleCode(status, response.description) : undefined;
+  if (!json || !code) return response;
+  const meaning =
+    (response.description.split(`${code}: `)[1] ?? response.description).split(/[;(]|\. /)[0]?.trim() ?? code;
+  const message = `${meaning[0]?.toUpperCase()}${meaning.slice(1)}`.replace(/[.,:]$/, "");
+  return { ...response, content: { "application/json": { ...json, example: { error: { code, message } } } } };
+}
+
 function completeOperation(path: string, method: string, operation: Operation): void {
   const traits = traitsOf(path, method, operation);
   const responses = { ...operation.responses };
@@ -117,7 +146,10 @@ function completeOperation(path: string, method: string, operation: Operation): 
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([status, response]) => [
         status,
-        { ...response, headers: { ...headerRefs(...sharedHeaders(traits, status)), ...response.headers } },
+        {
+          ...withExample(status, response),
+          headers: { ...headerRefs(...sharedHeaders(traits, status)), ...response.headers },
+        },
       ]),
   );
 }

@@ -54,7 +54,10 @@ const conflicts = {
   ),
 };
 const limited = {
-  ...errorResponse(429, "RATE_LIMIT_EXCEEDED, with Retry-After and RateLimit-*"),
+  ...errorResponse(
+    429,
+    `RATE_LIMIT_EXCEEDED: the account sent ${SUBMISSION_LIMIT.limit} submissions in the last 60 seconds; with Retry-After and RateLimit-*`,
+  ),
   ...errorResponse(
     503,
     "RATE_LIMIT_UNAVAILABLE: the shared rate-limit counter cannot be reached; nothing was admitted",

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BatchValidator } from "../../src/batches/validator.js";
 import { implemented, type Router } from "../../src/http/api.js";
-import { ERROR_STATUS } from "../../src/http/errors.js";
+import { DOMAIN_STATUS, ERROR_STATUS } from "../../src/http/errors.js";
 import { createLogger } from "../../src/http/logging.js";
 import { headerRefs } from "../../src/http/response-headers.js";
 import { apiRoutes } from "../../src/http/routes.js";
@@ -55,6 +55,31 @@ describe("the published contract and the running routes", () => {
 
   it("marks every operation implemented", () => {
     expect(documented.filter((d) => d.status !== "implemented")).toEqual([]);
+  });
+
+  it("shows each error answer with an example of its own: a code that carries its status, and what it means", () => {
+    const carries = (code: string, status: number) =>
+      (ERROR_STATUS as Record<string, number>)[code] === status ||
+      (DOMAIN_STATUS as Record<string, number>)[code] === status;
+    const examples = operationsOf(documentOf(app)).flatMap(({ path, method, operation }) =>
+      Object.entries(operation.responses)
+        .filter(([status]) => Number(status) >= 400)
+        .map(([status, response]) => {
+          const json = (
+            response as { content?: Record<string, { example?: { error: { code: string; message: string } } }> }
+          ).content?.["application/json"];
+          return { at: `${method} ${path} ${status}`, status: Number(status), error: json?.example?.error };
+        }),
+    );
+    expect(examples.length).toBeGreaterThan(400);
+    const wrong = examples.filter(
+      ({ status, error }) => !error || !carries(error.code, status) || error.message.length < 10,
+    );
+    expect(wrong).toEqual([]);
+    const codesOf = (status: number) => new Set(examples.filter((e) => e.status === status).map((e) => e.error?.code));
+    expect(codesOf(400)).toEqual(new Set(["VALIDATION_FAILED"]));
+    expect(codesOf(401)).toEqual(new Set(["UNAUTHORIZED", "API_KEY_UNAUTHORIZED"]));
+    expect(codesOf(429)).toEqual(new Set(["RATE_LIMIT_EXCEEDED"]));
   });
 });
 
