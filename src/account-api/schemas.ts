@@ -2,12 +2,13 @@ import { z } from "@hono/zod-openapi";
 import { APPROVAL_STATES, ROLES } from "../../streams/account.js";
 import type { Account } from "../../streams/account-state.js";
 import type { Sql } from "../db/database.js";
+import { SAMPLE } from "../http/examples.js";
 import { findCompetition } from "../read-api/queries/reference.js";
 
 /** The spec's Current user, shared by /auth/me, the admin user list and the admin decisions. */
 export const requestedCompetitionSchema = z
   .object({
-    competitionId: z.string().openapi({ example: "ipl" }),
+    competitionId: z.string().openapi({ example: SAMPLE.competitionId }),
     name: z.string().nullable().openapi({ example: "Indian Premier League" }),
   })
   .openapi("RequestedCompetition");
@@ -31,7 +32,7 @@ export const userSchema = z
       .openapi({ description: "The competition of the latest request; null when none was made." }),
     competitionIds: z
       .array(z.string())
-      .openapi({ description: "The granted competition scope, sorted.", example: ["ipl"] }),
+      .openapi({ description: "The granted competition scope, sorted.", example: [SAMPLE.competitionId] }),
   })
   .openapi("CurrentUser");
 

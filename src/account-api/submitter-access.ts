@@ -20,6 +20,7 @@ import {
   settled,
 } from "../http/authentication.js";
 import { errorResponse, errorResponses } from "../http/errors.js";
+import { SAMPLE } from "../http/examples.js";
 import { pathId, readModels } from "../read-api/params.js";
 import { requestedCompetitionSchema, userOf, userSchema } from "./schemas.js";
 
@@ -30,7 +31,7 @@ import { requestedCompetitionSchema, userOf, userSchema } from "./schemas.js";
  * an event on the account's stream; a change the state machine does not allow is 409
  * INVALID_SUBMITTER_ACCESS_TRANSITION and writes nothing.
  */
-const competitionId = z.string().min(1).max(128).openapi({ example: "ipl" });
+const competitionId = z.string().min(1).max(128).openapi({ example: SAMPLE.competitionId });
 const userId = pathId("userId", "The account id (`id` of the user).", "0d5f1c1e-6c0b-5b8e-9a53-7b1d0f3a2c11");
 const conflict = {
   ...errorResponse(

@@ -3,6 +3,7 @@ import { ITEM_OUTCOMES, REFERENCE_TYPES, REVIEW_DECISIONS } from "../../streams/
 import { BATCH_STATUSES, type BatchView } from "../batches/queries.js";
 import { timestampField as timestamp } from "../http/dates.js";
 import { errorResponse } from "../http/errors.js";
+import { SAMPLE } from "../http/examples.js";
 
 /** The answers' shapes and the package's, as the contract documents them. */
 
@@ -14,7 +15,9 @@ export const batchSchema = z
     }),
     packageId: z.string().openapi({ description: "The sender's label for the package.", example: "ipl-2024-week-3" }),
     contractVersion: z.enum(["1.0", "1.1"]).openapi({ example: "1.1" }),
-    competitionId: z.string().openapi({ description: "The competition the package is for.", example: "ipl" }),
+    competitionId: z
+      .string()
+      .openapi({ description: "The competition the package is for.", example: SAMPLE.competitionId }),
     submittedBy: z.string().openapi({ description: "The sender's account id." }),
     status: z.enum(BATCH_STATUSES).openapi({
       description: 'Where the batch is in its lifecycle (docs/batches.md, "States").',

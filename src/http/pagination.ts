@@ -43,8 +43,7 @@ export const limitParam = integerParam(
 
 export const cursorParam = z.string().min(1).max(1000).optional().openapi({
   description:
-    "Opaque `nextCursor` of the previous page. Valid only with the same path, filters and sort it was issued for; change any of them and start again without it.",
-  example: "eyJzIjoiYk1rN0lfOUYiLCJrIjpbIjIwMjQtMDQtMDEiLCIxNDI2MzEyIl19",
+    "Opaque `nextCursor` of the previous page. Valid only with the same path, filters and sort it was issued for; change any of them and start again without it. (No example: a cursor is only ever one a page gave.)",
 });
 
 /**

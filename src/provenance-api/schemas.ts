@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { timestampField as timestamp } from "../http/dates.js";
+import { SAMPLE } from "../http/examples.js";
 import { paginationSchema } from "../http/pagination.js";
 import { AGGREGATE_PARTS } from "../read-api/queries/aggregate-provenance.js";
 import { actor, revisionStateSchema } from "../submission-api/schemas.js";
@@ -83,7 +84,7 @@ export const revisionSourceSchema = z
 export const eventProvenanceSchema = z
   .object({
     eventId: z.uuid(),
-    fixtureId: z.string().openapi({ example: "1426312" }),
+    fixtureId: z.string().openapi({ example: SAMPLE.fixtureId }),
     currentRevision: z.number().int().min(1).openapi({ example: 2 }),
     revisions: z.array(
       z
@@ -109,7 +110,7 @@ export const eventProvenanceSchema = z
 export const submissionProvenanceSchema = z
   .object({
     submissionId: z.string().openapi({ example: "5f0c8f7e-2b1a-4c3d-9e8f-7a6b5c4d3e2f" }),
-    fixtureId: z.string().openapi({ example: "1426312" }),
+    fixtureId: z.string().openapi({ example: SAMPLE.fixtureId }),
     submittedBy: actor,
     receivedAt: timestamp("When the submission was received."),
     schemaVersion: z.string().openapi({ example: "1.0" }),
@@ -178,8 +179,8 @@ export const statisticProvenanceSchema = z
     data: z
       .array(contributorSchema)
       .openapi({ description: "The contributing deliveries of this page, in occurrence order." }),
-    fixtureId: z.string().openapi({ example: "1426312" }),
-    statisticId: z.string().openapi({ example: "innings-0-bowler-462411b3" }),
+    fixtureId: z.string().openapi({ example: SAMPLE.fixtureId }),
+    statisticId: z.string().openapi({ example: SAMPLE.batterStatisticId }),
     fixtureVersion: z
       .number()
       .int()
@@ -196,7 +197,7 @@ export const aggregateProvenanceSchema = z
       .array(
         contributorSchema
           .extend({
-            fixtureId: z.string().openapi({ example: "1426312" }),
+            fixtureId: z.string().openapi({ example: SAMPLE.fixtureId }),
             fixtureVersion: z
               .number()
               .int()
@@ -208,8 +209,8 @@ export const aggregateProvenanceSchema = z
       .openapi({
         description: "The contributing deliveries of this page: fixtures by date, each in occurrence order.",
       }),
-    participantId: z.string().openapi({ example: "ba607b88" }),
-    statisticId: z.string().openapi({ example: "season-ipl-2016" }),
+    participantId: z.string().openapi({ example: SAMPLE.participantId }),
+    statisticId: z.string().openapi({ example: SAMPLE.participantStatisticId }),
     part: z.enum(AGGREGATE_PARTS).openapi({ example: "batting" }),
     traceVersion: z.string().openapi({
       description: "A fingerprint of the trace (its deliveries and their revisions), which its cursors hold to.",

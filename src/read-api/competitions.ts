@@ -3,6 +3,7 @@ import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
+import { SAMPLE } from "../http/examples.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
 import { nameFilter, oneResource, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findCompetition, listCompetitions } from "./queries/reference.js";
@@ -44,7 +45,7 @@ const detailRoute = createRoute({
   summary: "One competition",
   description: oneResource("competition"),
   ...implemented,
-  request: { params: z.object({ competitionId: pathId("competitionId", "Competition id.", "ipl") }) },
+  request: { params: z.object({ competitionId: pathId("competitionId", "Competition id.", SAMPLE.competitionId) }) },
   responses: {
     200: {
       description: "The competition",

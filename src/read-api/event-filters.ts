@@ -1,18 +1,24 @@
 import { z } from "@hono/zod-openapi";
+import { SAMPLE } from "../http/examples.js";
 import { integerParam } from "../http/pagination.js";
 import { idFilter } from "./params.js";
 
 /** The filters of the events list and both exports (the specification's event filters). */
 export const eventFilters = {
-  inningsId: idFilter("Only deliveries of this innings.", "1426312-1"),
-  competitorId: idFilter("Only deliveries of the innings this competitor batted.", "mumbai-indians"),
+  inningsId: idFilter("Only deliveries of this innings.", SAMPLE.inningsId),
+  competitorId: idFilter("Only deliveries of the innings this competitor batted.", SAMPLE.competitorId),
   participantId: idFilter(
     "Only deliveries this participant took part in: striker, non-striker, bowler, player out or a named fielder.",
-    "ba607b88",
+    SAMPLE.participantId,
   ),
-  overNumber: integerParam(0, 32767, "Only deliveries of this zero-based over (0 to 32767).", 19).optional(),
+  overNumber: integerParam(
+    0,
+    32767,
+    "Only deliveries of this zero-based over (0 to 32767).",
+    SAMPLE.overNumber,
+  ).optional(),
   wicketKind: z.string().min(1).max(60).optional().openapi({
     description: "Only deliveries with a wicket of this kind (case-insensitive), e.g. `caught`.",
-    example: "caught",
+    example: SAMPLE.wicketKind,
   }),
 };

@@ -6,6 +6,7 @@ import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { ApiError, errorResponse, errorResponses, notFound } from "../http/errors.js";
 import { taggedFile, versionedEtag } from "../http/etag.js";
+import { SAMPLE } from "../http/examples.js";
 import { CSV_COLUMNS } from "../submissions/csv.js";
 import { eventFilters } from "./event-filters.js";
 import { eventsCsvHeader, eventsCsvRows } from "./events-csv.js";
@@ -26,7 +27,7 @@ export const EXPORT_EVENT_LIMIT = 5000;
 const EXPORT_PAGE = 250;
 
 const request = {
-  params: z.object({ fixtureId: pathId("fixtureId", "Fixture id.", "1426312") }),
+  params: z.object({ fixtureId: pathId("fixtureId", "Fixture id.", SAMPLE.fixtureId) }),
   query: z.object(eventFilters),
 };
 
@@ -72,7 +73,7 @@ const jsonRoute = createRoute({
           schema: z
             .object({
               data: z.array(eventSchema).openapi({ description: "Every matching event, in occurrence order." }),
-              fixtureId: z.string().openapi({ description: "The fixture.", example: "1426312" }),
+              fixtureId: z.string().openapi({ description: "The fixture.", example: SAMPLE.fixtureId }),
               fixtureVersion: fixtureVersionField,
               count: z.number().int().min(0).openapi({ description: "Events in `data`.", example: 247 }),
             })

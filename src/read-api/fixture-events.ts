@@ -4,6 +4,7 @@ import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { ApiError, errorResponses, notFound } from "../http/errors.js";
 import { versionedJson } from "../http/etag.js";
+import { SAMPLE } from "../http/examples.js";
 import { cursorParam, INTEGER_MAX, keysetPage, limitParam, paginationSchema } from "../http/pagination.js";
 import { eventFilters } from "./event-filters.js";
 import { pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
@@ -14,7 +15,7 @@ import { etagHeader, fixtureVersionField, ifNoneMatchParameter, notModifiedRespo
 
 const ordinal = z.number().int().min(0).max(INTEGER_MAX);
 const eventKey = z.tuple([ordinal, ordinal, z.uuid()]);
-const fixtureId = pathId("fixtureId", "Fixture id.", "1426312");
+const fixtureId = pathId("fixtureId", "Fixture id.", SAMPLE.fixtureId);
 
 const listRoute = createRoute({
   method: "get",
@@ -62,7 +63,7 @@ const detailRoute = createRoute({
   request: {
     params: z.object({
       fixtureId,
-      eventId: pathId("eventId", "The delivery's event id (UUID).", "0b3f9a52-8c1e-4e59-a8e5-1f0c2d9b7a41"),
+      eventId: pathId("eventId", "The delivery's event id (UUID).", SAMPLE.eventId),
     }),
   },
   responses: {

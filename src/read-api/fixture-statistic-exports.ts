@@ -4,6 +4,7 @@ import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { ApiError, errorResponse, errorResponses, notFound } from "../http/errors.js";
 import { versionedFile, versionedJson } from "../http/etag.js";
+import { SAMPLE } from "../http/examples.js";
 import { CSV_COLUMNS } from "../submissions/csv.js";
 import { eventsCsv } from "./events-csv.js";
 import { EXPORT_EVENT_LIMIT } from "./fixture-event-exports.js";
@@ -23,11 +24,11 @@ import { etagHeader, fixtureVersionField, ifNoneMatchParameter, notModifiedRespo
 
 /** A fixture statistic's path parameters: its fixture and its id. */
 export const statisticParams = z.object({
-  fixtureId: pathId("fixtureId", "Fixture id.", "1426312"),
+  fixtureId: pathId("fixtureId", "Fixture id.", SAMPLE.fixtureId),
   statisticId: pathId(
     "statisticId",
     "A statistic id of the fixture (see `GET /fixtures/{fixtureId}/statistics/{statisticId}`).",
-    "innings-0-bowler-462411b3",
+    SAMPLE.batterStatisticId,
   ),
 });
 
@@ -75,8 +76,8 @@ const jsonRoute = createRoute({
           schema: z
             .object({
               data: z.array(eventSchema).openapi({ description: "Every contributing event, in occurrence order." }),
-              fixtureId: z.string().openapi({ description: "The fixture.", example: "1426312" }),
-              statisticId: z.string().openapi({ description: "The statistic.", example: "innings-0-bowler-462411b3" }),
+              fixtureId: z.string().openapi({ description: "The fixture.", example: SAMPLE.fixtureId }),
+              statisticId: z.string().openapi({ description: "The statistic.", example: SAMPLE.batterStatisticId }),
               fixtureVersion: fixtureVersionField,
               count: z.number().int().min(0).openapi({ description: "Events in `data`.", example: 25 }),
             })

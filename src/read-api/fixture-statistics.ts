@@ -7,6 +7,7 @@ import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { ApiError, errorResponse, errorResponses, notFound } from "../http/errors.js";
 import { taggedFile, versionedEtag, versionedJson } from "../http/etag.js";
+import { SAMPLE } from "../http/examples.js";
 import { EXPORT_EVENT_LIMIT } from "./fixture-event-exports.js";
 import { memoised, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import {
@@ -47,7 +48,7 @@ export const includeContributorsParam = z.enum(["true", "false"]).optional().ope
   example: "true",
 });
 
-const fixtureId = pathId("fixtureId", "Fixture id.", "1426312");
+const fixtureId = pathId("fixtureId", "Fixture id.", SAMPLE.fixtureId);
 const statisticId = pathId(
   "statisticId",
   "Statistic id: `innings-<ordinal>` (whole innings), `innings-<ordinal>-batting`, `-bowling`, `-extras`, `-total`, `-fall-of-wickets`, `-partnerships`, `-overs`, `innings-<ordinal>-batter-<participantId>`, `innings-<ordinal>-bowler-<participantId>`, `result` or `completeness`. The ordinal is zero-based.",
@@ -129,7 +130,7 @@ const statisticRoute = createRoute({
           schema: z
             .object({
               data: anyStatisticSchema,
-              fixtureId: z.string().openapi({ description: "The fixture.", example: "1426312" }),
+              fixtureId: z.string().openapi({ description: "The fixture.", example: SAMPLE.fixtureId }),
               fixtureVersion: fixtureVersionField,
               innings: nullableRef(inningsContextSchema, "The innings the statistic belongs to."),
             })

@@ -5,6 +5,7 @@ import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { storableDate } from "../http/dates.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { versionedJson } from "../http/etag.js";
+import { SAMPLE } from "../http/examples.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
 import { idFilter, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findFixture, listFixtures } from "./queries/fixtures.js";
@@ -16,15 +17,15 @@ const date = (description: string, example: string) => storableDate().optional()
 
 const listQuery = z
   .object({
-    competitionId: idFilter("Only fixtures of this competition.", "ipl"),
-    seasonId: idFilter("Only fixtures of this season.", "ipl-2024"),
-    competitorId: idFilter("Only fixtures this competitor played in.", "mumbai-indians"),
+    competitionId: idFilter("Only fixtures of this competition.", SAMPLE.competitionId),
+    seasonId: idFilter("Only fixtures of this season.", SAMPLE.seasonId),
+    competitorId: idFilter("Only fixtures this competitor played in.", SAMPLE.competitorId),
     gender: z
       .enum(["male", "female"])
       .optional()
-      .openapi({ description: "Only men's (`male`) or women's (`female`) fixtures.", example: "female" }),
-    startDateFrom: date("Only fixtures starting on or after this date (YYYY-MM-DD, inclusive).", "2024-03-22"),
-    startDateTo: date("Only fixtures starting on or before this date (YYYY-MM-DD, inclusive).", "2024-05-26"),
+      .openapi({ description: "Only men's (`male`) or women's (`female`) fixtures.", example: "male" }),
+    startDateFrom: date("Only fixtures starting on or after this date (YYYY-MM-DD, inclusive).", SAMPLE.startDateFrom),
+    startDateTo: date("Only fixtures starting on or before this date (YYYY-MM-DD, inclusive).", SAMPLE.startDateTo),
     sort: sortParam(["startDate"], "startDate"),
     limit: limitParam,
     cursor: cursorParam,
@@ -61,7 +62,7 @@ const detailRoute = createRoute({
   ...implemented,
   parameters: [ifNoneMatchParameter],
   request: {
-    params: z.object({ fixtureId: pathId("fixtureId", "Fixture id.", "1426312") }),
+    params: z.object({ fixtureId: pathId("fixtureId", "Fixture id.", SAMPLE.fixtureId) }),
   },
   responses: {
     200: {

@@ -5,6 +5,7 @@ import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
+import { SAMPLE } from "../http/examples.js";
 import { integerParam } from "../http/pagination.js";
 import {
   LEADERBOARD_DEFAULT_ROWS,
@@ -35,8 +36,10 @@ const query = z
     scope: z
       .enum(["season", "competition"])
       .openapi({ description: "Rank over a season or a competition.", example: "season" }),
-    seasonId: idFilter("The season; required with `scope=season`, refused otherwise.", "ipl-2016"),
-    competitionId: idFilter("The competition; required with `scope=competition`, refused otherwise.", "ipl"),
+    seasonId: idFilter("The season; required with `scope=season`, refused otherwise.", SAMPLE.seasonId),
+    competitionId: idFilter(
+      `The competition; required with \`scope=competition\`, refused otherwise (the sample's IPL: \`${SAMPLE.competitionId}\`).`,
+    ),
     metric: z.enum(METRICS).openapi({
       description:
         "Totals: `most_runs`, `most_wickets`, `most_fours`, `most_sixes` (players above 0). Qualified rates: `highest_batting_average`, `highest_strike_rate`, `best_bowling_average`, `best_economy_rate`, `best_bowling_strike_rate`.",

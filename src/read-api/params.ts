@@ -39,8 +39,14 @@ export const nameFilter = (what: string, example: string) =>
       example,
     });
 
-export const idFilter = (description: string, example: string) =>
-  z.string().min(1).max(200).optional().openapi({ description, example });
+/** An id filter; without an example where the reference's other examples exclude it (Try it out sends every one). */
+export const idFilter = (description: string, example?: string) =>
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .openapi({ description, ...(example === undefined ? {} : { example }) });
 
 export const UNKNOWN_PARAMETERS =
   "Unknown query parameters are refused with 400 VALIDATION_FAILED naming them, so a misspelt filter never silently widens a result.";

@@ -4,6 +4,7 @@ import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { storableDate } from "../http/dates.js";
 import { errorResponses, notFound } from "../http/errors.js";
+import { SAMPLE } from "../http/examples.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
 import { pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { listParticipantFixtures } from "./queries/fixtures.js";
@@ -21,7 +22,7 @@ const route = createRoute({
   description: `Fixtures the participant was named in a squad for or appears in a delivery of, by start date then id, each with how they took part. ${UNKNOWN_PARAMETERS}`,
   ...implemented,
   request: {
-    params: z.object({ participantId: pathId("participantId", "Participant id.", "ba607b88") }),
+    params: z.object({ participantId: pathId("participantId", "Participant id.", SAMPLE.participantId) }),
     query: z.object({ sort: sortParam(["startDate"], "startDate"), limit: limitParam, cursor: cursorParam }),
   },
   responses: {

@@ -3,6 +3,7 @@ import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
+import { SAMPLE } from "../http/examples.js";
 import { idFilter, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { parseAggregateStatisticId, participantAggregates } from "./queries/player-statistics.js";
 import { findParticipant } from "./queries/reference.js";
@@ -13,7 +14,7 @@ import { participantAggregateSchema } from "./schemas/player-statistics.js";
  * Super overs never count. A participant plays in a bounded number of seasons and
  * competitions, so the list comes whole, without paging.
  */
-const participantId = pathId("participantId", "Participant id.", "ba607b88");
+const participantId = pathId("participantId", "Participant id.", SAMPLE.participantId);
 
 /** The path of one participant aggregate: `career`, `season-<seasonId>` or `competition-<competitionId>`. */
 export const aggregateParams = z.object({
@@ -21,7 +22,7 @@ export const aggregateParams = z.object({
   statisticId: pathId(
     "statisticId",
     "`career`, `season-<seasonId>` or `competition-<competitionId>`.",
-    "season-ipl-2016",
+    SAMPLE.participantStatisticId,
   ),
 });
 
@@ -31,8 +32,10 @@ const listQuery = z
       description: "Only aggregates of this kind. Without it, every aggregate: career, competitions, seasons.",
       example: "season",
     }),
-    seasonId: idFilter("Only this season's aggregate; needs `scope=season`.", "ipl-2016"),
-    competitionId: idFilter("Only this competition's aggregate; needs `scope=competition`.", "ipl"),
+    seasonId: idFilter("Only this season's aggregate; needs `scope=season`.", SAMPLE.seasonId),
+    competitionId: idFilter(
+      `Only this competition's aggregate; needs \`scope=competition\` (the sample's IPL: \`${SAMPLE.competitionId}\`).`,
+    ),
   })
   .superRefine((q, ctx) => {
     if (q.seasonId !== undefined && q.scope !== "season")

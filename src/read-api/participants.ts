@@ -3,6 +3,7 @@ import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
+import { SAMPLE } from "../http/examples.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
 import { nameFilter, oneResource, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findParticipant, listParticipants } from "./queries/reference.js";
@@ -11,7 +12,7 @@ import { participantSchema } from "./schemas/reference.js";
 const nameKey = z.tuple([z.string(), z.string()]);
 
 const listQuery = z.object({
-  name: nameFilter("participants", "saini"),
+  name: nameFilter("participants", "kohli"),
   sort: sortParam(["name"], "name"),
   limit: limitParam,
   cursor: cursorParam,
@@ -44,7 +45,7 @@ const detailRoute = createRoute({
   summary: "One participant",
   description: oneResource("participant"),
   ...implemented,
-  request: { params: z.object({ participantId: pathId("participantId", "Participant id.", "ba607b88") }) },
+  request: { params: z.object({ participantId: pathId("participantId", "Participant id.", SAMPLE.participantId) }) },
   responses: {
     200: {
       description: "The participant",

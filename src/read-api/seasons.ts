@@ -4,6 +4,7 @@ import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { storableDate } from "../http/dates.js";
 import { errorResponses, notFound } from "../http/errors.js";
+import { SAMPLE } from "../http/examples.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
 import { idFilter, oneResource, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findSeason, listSeasons } from "./queries/reference.js";
@@ -12,7 +13,7 @@ import { seasonSchema } from "./schemas/reference.js";
 const seasonKey = z.tuple([storableDate(), z.string()]);
 
 const listQuery = z.object({
-  competitionId: idFilter("Only seasons of this competition.", "ipl"),
+  competitionId: idFilter("Only seasons of this competition.", SAMPLE.competitionId),
   sort: sortParam(["startDate"], "startDate"),
   limit: limitParam,
   cursor: cursorParam,
@@ -43,7 +44,7 @@ const detailRoute = createRoute({
   summary: "One season",
   description: oneResource("season"),
   ...implemented,
-  request: { params: z.object({ seasonId: pathId("seasonId", "Season id.", "ipl-2008") }) },
+  request: { params: z.object({ seasonId: pathId("seasonId", "Season id.", SAMPLE.seasonId) }) },
   responses: {
     200: {
       description: "The season",

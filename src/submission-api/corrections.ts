@@ -12,6 +12,7 @@ import {
   settled,
 } from "../http/authentication.js";
 import { errorResponse, errorResponses } from "../http/errors.js";
+import { SAMPLE } from "../http/examples.js";
 import { jsonBody } from "../http/json-body.js";
 import { pathId, readModels } from "../read-api/params.js";
 import { correctionRequestSchema } from "../submissions/schema.js";
@@ -26,7 +27,7 @@ import { FIXTURE_READ_MODELS } from "./submissions.js";
 export const eventIdParam = pathId(
   "eventId",
   "The delivery's event id (the submitter's UUID, kept by every revision).",
-  "0b3f9a52-8c1e-4e59-a8e5-1f0c2d9b7a41",
+  SAMPLE.eventId,
 );
 export const ACCESS_NOTE =
   "Admins may act on any fixture; submitters only on fixtures of their granted competitions (403 otherwise, as for viewers).";

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { timestampField as timestamp } from "../http/dates.js";
+import { SAMPLE } from "../http/examples.js";
 
 /** Response bodies of the submission routes (the request bodies are in src/submissions/schema.ts). */
 
@@ -7,7 +8,7 @@ const id = (description: string, example: string) => z.string().openapi({ descri
 export const acceptanceResultSchema = z
   .object({
     submissionId: id("Id of this submission.", "5f0c8f7e-2b1a-4c3d-9e8f-7a6b5c4d3e2f"),
-    fixtureId: id("The fixture the events were added to.", "1426312"),
+    fixtureId: id("The fixture the events were added to.", SAMPLE.fixtureId),
     submitterId: id("Account id of the submitter.", "0d5f1c1e-6c0b-5b8e-9a53-7b1d0f3a2c11"),
     status: z.literal("accepted").openapi({ example: "accepted" }),
     receivedAt: timestamp("When the submission was received."),
@@ -19,10 +20,10 @@ export const acceptanceResultSchema = z
 export const refreshScopeSchema = z
   .object({
     scope: z.enum(["fixture", "season", "competition", "career"]).openapi({ example: "season" }),
-    fixtureId: id("With scope fixture.", "1426312").optional(),
-    participantId: id("With player scopes.", "ba607b88").optional(),
-    seasonId: id("With scope season.", "ipl-2024").optional(),
-    competitionId: id("With scope competition.", "ipl").optional(),
+    fixtureId: id("With scope fixture.", SAMPLE.fixtureId).optional(),
+    participantId: id("With player scopes.", SAMPLE.participantId).optional(),
+    seasonId: id("With scope season.", SAMPLE.seasonId).optional(),
+    competitionId: id("With scope competition.", SAMPLE.competitionId).optional(),
     path: id("Where the scope's statistics are read.", "/api/v1/participants/ba607b88/statistics/season-ipl-2024"),
   })
   .openapi("RefreshScope", {

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { DeliveryState } from "../../streams/fixture.js";
 import { REQUIRED } from "../commands/problems.js";
+import { SAMPLE } from "../http/examples.js";
 
 /**
  * What a direct submission and a correction may say, structurally. Referential rules (the
@@ -62,7 +63,7 @@ const wicket = z
       description: "A term of the dismissal_kind vocabulary (`caught`, `run out`, …).",
       example: "caught",
     }),
-    playerOutId: reference("Participant id of the batter out.", "ba607b88"),
+    playerOutId: reference("Participant id of the batter out.", SAMPLE.participantId),
     fielders: z
       .array(
         z.strictObject({
@@ -79,7 +80,7 @@ const wicket = z
 
 /** The delivery itself: shared by a submitted event and a correction's replacement. */
 const delivery = {
-  inningsId: reference("An innings of the fixture.", "1426312-1"),
+  inningsId: reference("An innings of the fixture.", SAMPLE.inningsId),
   overNumber: count(999, "Zero-based over.", 5),
   positionInOver: count(99, "Zero-based position in the over, wides and no-balls included.", 2),
   ballNumber: z
@@ -88,9 +89,9 @@ const delivery = {
     // null as well as absent, so a state read back from the history or the public reads can be sent as is
     .nullish()
     .openapi({ description: "Display label `<over>.<ball>`; its over must equal overNumber.", example: "5.3" }),
-  strikerId: reference("Striker: in the batting side's squad.", "ba607b88"),
+  strikerId: reference("Striker: in the batting side's squad.", SAMPLE.participantId),
   nonStrikerId: reference("Non-striker: in the batting side's squad.", "e2e2a2b1"),
-  bowlerId: reference("Bowler: in the fielding side's squad.", "462411b3"),
+  bowlerId: reference("Bowler: in the fielding side's squad.", SAMPLE.bowlerId),
   runs,
   extras: extras.default({}),
   wickets: z.array(wicket).max(2).default([]).openapi({ description: "Dismissals on this delivery; usually none." }),
@@ -131,7 +132,7 @@ const identity = {
     .overwrite((id) => id.toLowerCase())
     .openapi({
       description: "Globally unique delivery id; corrections keep it.",
-      example: "0b3f9a52-8c1e-4e59-a8e5-1f0c2d9b7a41",
+      example: SAMPLE.eventId,
     }),
   sequenceNumber: z.number().int().min(1).max(1_000_000).openapi({
     description: "Occurrence order within the innings; ascending within each innings of the submission.",
@@ -163,7 +164,7 @@ const schemaVersion = z
     description: "Always `1.0`.",
     example: SCHEMA_VERSION,
   });
-const fixtureId = reference("The fixture the events belong to.", "1426312");
+const fixtureId = reference("The fixture the events belong to.", SAMPLE.fixtureId);
 
 /** The top of a direct submission; each event is checked on its own so one bad event hides nothing. */
 export const submissionEnvelopeSchema = z.strictObject({

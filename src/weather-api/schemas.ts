@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { SAMPLE } from "../http/examples.js";
 import { nullableRef } from "../read-api/schemas/reference.js";
 
 const measurement = (description: string, example: number) =>
@@ -23,7 +24,7 @@ export const REASONS = ["LOCATION_NOT_FOUND", "MISSING_COORDINATES", "UNSUPPORTE
 
 export const fixtureWeatherSchema = z
   .object({
-    fixtureId: z.string().openapi({ example: "1426312" }),
+    fixtureId: z.string().openapi({ example: SAMPLE.fixtureId }),
     date: z.string().openapi({ description: "The fixture's start date (YYYY-MM-DD).", example: "2024-04-07" }),
     availability: z.enum(["available", "unavailable"]),
     venue: z

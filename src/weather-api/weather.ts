@@ -7,6 +7,7 @@ import type { AppDependencies } from "../http/app.js";
 import { application, commandContext, settled } from "../http/authentication.js";
 import { storableDate } from "../http/dates.js";
 import { ApiError, errorResponse, errorResponses, notFound } from "../http/errors.js";
+import { SAMPLE } from "../http/examples.js";
 import { pathId, readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
 import { fixturePlace, fixtureWeather, type Located } from "../weather/fixture-weather.js";
 import type { Weather } from "../weather/weather.js";
@@ -89,7 +90,7 @@ const fixtureWeatherRoute = createRoute({
     "At the venue's stored coordinates; a venue without them is located by geocoding (its name in its stored city, then the city, then the other names its sources wrote), and the place found is kept on the venue, so later asks need no lookup (a rename clears it). 200 with `availability: unavailable`, a `reason` and `weather: null` when the fixture has no venue, its venue cannot be located or holds half a pair of coordinates, or its date is outside both provider ranges. 404 for an unknown fixture. Provider failures are 502, 503 or 504, and never affect the fixture's own reads.",
   ...implemented,
   security: [],
-  request: { params: z.object({ fixtureId: pathId("fixtureId", "Fixture id.", "1426312") }) },
+  request: { params: z.object({ fixtureId: pathId("fixtureId", "Fixture id.", SAMPLE.fixtureId) }) },
   responses: {
     200: {
       description: "The fixture's weather, or why there is none",

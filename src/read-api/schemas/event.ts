@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { SAMPLE } from "../../http/examples.js";
 
 /**
  * The public event: the current accepted revision of one delivery. Its fields mirror the
@@ -42,7 +43,9 @@ export const fielderSchema = z
 export const wicketSchema = z
   .object({
     kind: z.string().openapi({ description: "Dismissal kind, from the dismissal_kind vocabulary.", example: "caught" }),
-    playerOutId: z.string().openapi({ description: "Participant id of the player out.", example: "ba607b88" }),
+    playerOutId: z
+      .string()
+      .openapi({ description: "Participant id of the player out.", example: SAMPLE.participantId }),
     playerOutName: name("V Kohli"),
     fielders: z.array(fielderSchema).openapi({ description: "Fielders credited, if any." }),
   })
@@ -52,10 +55,10 @@ export const eventSchema = z
   .object({
     eventId: z.uuid().openapi({
       description: "The delivery's stable id (the submitter's UUID); corrections keep it.",
-      example: "0b3f9a52-8c1e-4e59-a8e5-1f0c2d9b7a41",
+      example: SAMPLE.eventId,
     }),
-    fixtureId: z.string().openapi({ description: "Fixture id.", example: "1426312" }),
-    inningsId: z.string().openapi({ description: "Innings id.", example: "1426312-1" }),
+    fixtureId: z.string().openapi({ description: "Fixture id.", example: SAMPLE.fixtureId }),
+    inningsId: z.string().openapi({ description: "Innings id.", example: SAMPLE.inningsId }),
     inningsOrdinal: count("Zero-based order of the innings in the fixture; first key of occurrence order.", 0),
     sequenceNumber: z.number().int().positive().openapi({
       description: "Occurrence order within the innings, from 1; second key of occurrence order.",
@@ -72,11 +75,11 @@ export const eventSchema = z
       .string()
       .nullable()
       .openapi({ description: "Display label `<over>.<ball>`; never an identity or order key.", example: "5.3" }),
-    strikerId: z.string().openapi({ description: "Striker's participant id.", example: "ba607b88" }),
+    strikerId: z.string().openapi({ description: "Striker's participant id.", example: SAMPLE.participantId }),
     strikerName: name("V Kohli"),
     nonStrikerId: z.string().openapi({ description: "Non-striker's participant id.", example: "e2e2a2b1" }),
     nonStrikerName: name("F du Plessis"),
-    bowlerId: z.string().openapi({ description: "Bowler's participant id.", example: "462411b3" }),
+    bowlerId: z.string().openapi({ description: "Bowler's participant id.", example: SAMPLE.bowlerId }),
     bowlerName: name("JJ Bumrah"),
     runs: runsSchema,
     extras: extrasSchema,

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { SAMPLE } from "../../http/examples.js";
 import {
   batterLineSchema,
   battingCardSchema,
@@ -64,7 +65,10 @@ export const completenessStatisticSchema = z
           code: z
             .enum(["SEQUENCE_GAP", "MISSING_OVERS", "SHORT_OVER", "EMPTY_INNINGS", "NO_INNINGS"])
             .openapi({ description: "What is missing.", example: "SEQUENCE_GAP" }),
-          inningsId: z.string().nullable().openapi({ description: "The innings concerned.", example: "1426312-1" }),
+          inningsId: z
+            .string()
+            .nullable()
+            .openapi({ description: "The innings concerned.", example: SAMPLE.inningsId }),
           message: z
             .string()
             .openapi({ description: "Readable explanation.", example: "innings 0 is missing 1 occurrence(s)" }),
@@ -80,7 +84,7 @@ export const completenessStatisticSchema = z
 
 export const fixtureStatisticsSchema = z
   .object({
-    fixtureId: z.string().openapi({ description: "The fixture.", example: "1426312" }),
+    fixtureId: z.string().openapi({ description: "The fixture.", example: SAMPLE.fixtureId }),
     completeness: completenessStatisticSchema,
     result: resultStatisticSchema,
     innings: z.array(inningsStatisticSchema).openapi({ description: "Every innings in order, super overs included." }),
@@ -107,7 +111,7 @@ export const anyStatisticSchema = z
 
 export const inningsContextSchema = z
   .object({
-    inningsId: z.string().openapi({ description: "Innings id.", example: "1426312-1" }),
+    inningsId: z.string().openapi({ description: "Innings id.", example: SAMPLE.inningsId }),
     ordinal: count("Zero-based order in the fixture.", 0),
     statisticId: statisticId("innings-0"),
     battingCompetitor: competitorRef,

@@ -1,12 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { MATCH_TYPES } from "../../../streams/fixture.js";
+import { SAMPLE } from "../../http/examples.js";
 import { competitionRef, competitorRef, nullableRef, participantRef } from "./reference.js";
 
 const count = (description: string, example: number) => z.number().int().min(0).openapi({ description, example });
 
 export const seasonRef = z
   .object({
-    seasonId: z.string().openapi({ description: "Season id.", example: "ipl-2008" }),
+    seasonId: z.string().openapi({ description: "Season id.", example: SAMPLE.seasonId }),
     label: z.string().nullable().openapi({ description: "The source's label.", example: "2007/08" }),
     name: z.string().nullable().openapi({ description: "Display name (see Season).", example: "2008" }),
   })
@@ -14,7 +15,7 @@ export const seasonRef = z
 
 export const venueSchema = z
   .object({
-    venueId: z.string().openapi({ description: "Venue id.", example: "wankhede" }),
+    venueId: z.string().openapi({ description: "Venue id.", example: SAMPLE.venueId }),
     name: z.string().nullable().openapi({
       description: "Its name, as registered or as an administrator corrected it.",
       example: "Wankhede Stadium",
@@ -60,7 +61,7 @@ export const outcomeSchema = z
 
 export const inningsSummarySchema = z
   .object({
-    inningsId: z.string().openapi({ description: "Innings id (an events filter).", example: "1426312-1" }),
+    inningsId: z.string().openapi({ description: "Innings id (an events filter).", example: SAMPLE.inningsId }),
     ordinal: count("Zero-based order in the fixture, super overs included.", 0),
     battingCompetitor: competitorRef,
     bowlingCompetitor: competitorRef,
@@ -84,7 +85,7 @@ export const inningsSummarySchema = z
 
 export const fixtureSchema = z
   .object({
-    fixtureId: z.string().openapi({ description: "Opaque, stable id.", example: "1426312" }),
+    fixtureId: z.string().openapi({ description: "Opaque, stable id.", example: SAMPLE.fixtureId }),
     version: count(
       "The fixture's current version: its ledger revision, raised by every accepted change (deliveries, corrections, result). Also the start of the ETag of fixture-scoped responses.",
       412,

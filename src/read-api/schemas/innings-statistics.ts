@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { SAMPLE } from "../../http/examples.js";
 import { competitorRef, nullableRef, participantRef } from "./reference.js";
 
 /**
@@ -26,7 +27,7 @@ export const contributorsSchema = z
     count: count("Number of contributing events.", 2),
     eventIds: z.array(z.uuid()).openapi({
       description: "Event ids of the current accepted deliveries the statistic is derived from, in occurrence order.",
-      example: ["0b3f9a52-8c1e-4e59-a8e5-1f0c2d9b7a41", "1c4e0b63-9d2f-4f6a-b9f6-2a1d3e0c8b52"],
+      example: [SAMPLE.eventId, "1c4e0b63-9d2f-4f6a-b9f6-2a1d3e0c8b52"],
     }),
   })
   .openapi("StatisticContributors", {
@@ -39,7 +40,7 @@ export const batterLineSchema = z
   .object({
     statisticId: statisticId("innings-0-batter-ba607b88"),
     type: type("batter"),
-    participantId: z.string().openapi({ description: "The batter.", example: "ba607b88" }),
+    participantId: z.string().openapi({ description: "The batter.", example: SAMPLE.participantId }),
     name: z.string().openapi({ description: "Registered name.", example: "V Kohli" }),
     position: z.number().int().positive().openapi({ description: "Order in which they came in, from 1.", example: 3 }),
     runs: count("Runs off the bat.", 113),
@@ -65,9 +66,9 @@ export const batterLineSchema = z
 
 export const bowlerLineSchema = z
   .object({
-    statisticId: statisticId("innings-1-bowler-462411b3"),
+    statisticId: statisticId(`innings-1-bowler-${SAMPLE.bowlerId}`),
     type: type("bowler"),
-    participantId: z.string().openapi({ description: "The bowler.", example: "462411b3" }),
+    participantId: z.string().openapi({ description: "The bowler.", example: SAMPLE.bowlerId }),
     name: z.string().openapi({ description: "Registered name.", example: "JJ Bumrah" }),
     overs: overs("Legal balls bowled as `<overs>.<balls>`.", "4.0"),
     balls: count("Legal balls bowled (no wides or no-balls).", 24),
@@ -153,7 +154,7 @@ export const fallOfWicketsSchema = z
         z.object({
           wicket: z.number().int().positive().openapi({ description: "1 for the first wicket.", example: 1 }),
           score: count("The total when it fell.", 23),
-          participantId: z.string().openapi({ description: "The batter out.", example: "ba607b88" }),
+          participantId: z.string().openapi({ description: "The batter out.", example: SAMPLE.participantId }),
           name: z.string().openapi({ description: "Registered name.", example: "V Kohli" }),
           overs: overs("Legal balls bowled when it fell, `<overs>.<balls>`.", "3.4"),
         }),
@@ -210,7 +211,7 @@ export const inningsStatisticSchema = z
   .object({
     statisticId: statisticId("innings-0"),
     type: type("innings"),
-    inningsId: z.string().openapi({ description: "Innings id (an events filter).", example: "1426312-1" }),
+    inningsId: z.string().openapi({ description: "Innings id (an events filter).", example: SAMPLE.inningsId }),
     ordinal: count("Zero-based order in the fixture, super overs included.", 0),
     battingCompetitor: competitorRef,
     bowlingCompetitor: competitorRef,

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { SAMPLE } from "../../http/examples.js";
 import { METRICS, rankingRule } from "../../statistics/leaderboards.js";
 import { competitionRef, nullableRef, participantRef } from "./reference.js";
 
@@ -144,7 +145,7 @@ export const leaderboardRowSchema = z
         "1-based position in standard competition ranking (1, 2, 2, 4): players level on the value and on every cricket tie-break in `ranking.tieBreaks` share a rank, their rows ordered by name, then participant id.",
       example: 1,
     }),
-    participantId: z.string().openapi({ description: "Stable participant id.", example: "ba607b88" }),
+    participantId: z.string().openapi({ description: "Stable participant id.", example: SAMPLE.participantId }),
     participantName: z.string().openapi({ description: "Registered name.", example: "V Kohli" }),
     value: z.number().openapi({
       description: "The metric: a whole number for totals, the rate rounded half away from zero to 2 decimals.",

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { SAMPLE } from "../../http/examples.js";
 
 /**
  * Competitions, seasons, competitors and participants. Every resource names itself with
@@ -29,28 +30,28 @@ export const sourceIds = (example: string) =>
 
 export const competitionRef = z
   .object({
-    competitionId: z.string().openapi({ description: "Competition id.", example: "ipl" }),
+    competitionId: z.string().openapi({ description: "Competition id.", example: SAMPLE.competitionId }),
     name: z.string().nullable().openapi({ description: "Its registered name.", example: "Indian Premier League" }),
   })
   .openapi("CompetitionRef");
 
 export const competitorRef = z
   .object({
-    competitorId: z.string().openapi({ description: "Competitor (team) id.", example: "mumbai-indians" }),
+    competitorId: z.string().openapi({ description: "Competitor (team) id.", example: SAMPLE.competitorId }),
     name: z.string().nullable().openapi({ description: "The name it played under.", example: "Mumbai Indians" }),
   })
   .openapi("CompetitorRef");
 
 export const participantRef = z
   .object({
-    participantId: z.string().openapi({ description: "Participant id.", example: "ba607b88" }),
+    participantId: z.string().openapi({ description: "Participant id.", example: SAMPLE.participantId }),
     name: z.string().nullable().openapi({ description: "Registered name.", example: "RG Sharma" }),
   })
   .openapi("ParticipantRef");
 
 export const competitionSchema = z
   .object({
-    competitionId: z.string().openapi({ description: "Opaque, stable id.", example: "ipl" }),
+    competitionId: z.string().openapi({ description: "Opaque, stable id.", example: SAMPLE.competitionId }),
     name: z.string().openapi({ description: "Registered name.", example: "Indian Premier League" }),
     alternativeNames: alternativeNames(["IPL"]),
     sourceIds: sourceIds("cricsheet:competition:indian-premier-league"),
@@ -59,7 +60,7 @@ export const competitionSchema = z
 
 export const seasonSchema = z
   .object({
-    seasonId: z.string().openapi({ description: "Opaque, stable id.", example: "ipl-2008" }),
+    seasonId: z.string().openapi({ description: "Opaque, stable id.", example: SAMPLE.seasonId }),
     competition: competitionRef,
     label: z.string().openapi({
       description: "The source's own label, kept as given (Cricsheet labels IPL 2008 `2007/08`).",
@@ -89,7 +90,7 @@ export const competitorSchema = z
 
 export const participantSchema = z
   .object({
-    participantId: z.string().openapi({ description: "Opaque, stable id.", example: "ba607b88" }),
+    participantId: z.string().openapi({ description: "Opaque, stable id.", example: SAMPLE.participantId }),
     name: z.string().openapi({ description: "Registered name.", example: "NA Saini" }),
     alternativeNames: alternativeNames(["Navdeep Saini"]),
     sourceIds: sourceIds("cricsheet:participant:ba607b88"),
