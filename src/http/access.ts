@@ -27,6 +27,17 @@ export const API_KEY_HEADER = "X-API-Key";
 
 const keyRefused = () => new ApiError("API_KEY_UNAUTHORIZED", "A valid API key is required in the X-API-Key header");
 
+/** `Authorization: Bearer ck_…` (or any scheme): an API key sent where a token goes. */
+export const looksLikeApiKey = (credential: string | undefined) =>
+  credential !== undefined && /^(\S+\s+)?ck_/.test(credential.trim());
+
+/** The slip is answered, never ignored: ignored, the request would be served as anonymous and limited as such. */
+const keyInAuthorization = () =>
+  new ApiError(
+    "API_KEY_UNAUTHORIZED",
+    "An API key goes in the X-API-Key header, not in Authorization: send `X-API-Key: ck_…`",
+  );
+
 /**
  * The holder of the request's key, or undefined for a malformed, unknown or revoked one.
  * Only holders are memoised, until the consumers' read model changes (a revocation does):
@@ -160,9 +171,10 @@ const peerAddress = (c: Context) => {
 /**
  * An anonymous read: the client's minute window (keyed by an HMAC of its address, so no
  * address is kept), then the platform's shared one. Limited answers carry RateLimit-* and
- * Retry-After; nothing else about limits, and no telemetry.
+ * Retry-After; nothing else about limits, and no telemetry. A refusal says what would lift
+ * the limit: a key, where the operation takes one (`keyable`), and the setting.
  */
-async function anonymous(deps: AppDependencies, c: Context, next: () => Promise<void>) {
+async function anonymous(deps: AppDependencies, c: Context, next: () => Promise<void>, keyable: boolean) {
   const { anonymousLimits } = deps;
   if (!anonymousLimits) return next();
   const source = sourceOf(deps, c);
@@ -177,7 +189,17 @@ async function anonymous(deps: AppDependencies, c: Context, next: () => Promise<
     now,
   );
   const refused = admissions.find((a) => !a.allowed);
-  if (refused) throw rateLimitExceeded(refused, MINUTE_MS, now);
+  if (refused) {
+    const platform = refused === admissions[1];
+    const setting = platform ? "ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE" : "ANONYMOUS_RATE_LIMIT_PER_MINUTE";
+    const whose = platform ? "all clients without an API key together" : "one client without an API key";
+    throw rateLimitExceeded(
+      refused,
+      MINUTE_MS,
+      now,
+      `At most ${refused.limit} requests a minute from ${whose}; retry after ${refused.retryAfterSeconds} s.${keyable ? " An API key lifts this: an administrator issues one (POST /api/v1/admin/api-consumers), sent in X-API-Key." : ""} Running the service yourself? ${setting} sets this limit.`,
+    );
+  }
   return next();
 }
 
@@ -192,7 +214,8 @@ export const canonicalReadAccess =
   (deps: AppDependencies): MiddlewareHandler =>
   (c, next) => {
     const rawKey = c.req.header(API_KEY_HEADER);
-    return rawKey === undefined ? anonymous(deps, c, next) : keyed(deps, c, next, rawKey);
+    if (rawKey === undefined && looksLikeApiKey(c.req.header("Authorization"))) throw keyInAuthorization();
+    return rawKey === undefined ? anonymous(deps, c, next, true) : keyed(deps, c, next, rawKey);
   };
 
 /**
@@ -202,13 +225,14 @@ export const canonicalReadAccess =
 export const anonymousAccess =
   (deps: AppDependencies): MiddlewareHandler =>
   (c, next) =>
-    anonymous(deps, c, next);
+    anonymous(deps, c, next, false);
 
 /** Middleware of a consumer-only route: a valid key is required, a missing one is 401 too. */
 export const requireConsumer =
   (deps: AppDependencies): MiddlewareHandler =>
   (c, next) => {
     const rawKey = c.req.header(API_KEY_HEADER);
+    if (rawKey === undefined && looksLikeApiKey(c.req.header("Authorization"))) throw keyInAuthorization();
     return rawKey === undefined ? refuseKey(deps, c) : keyed(deps, c, next, rawKey);
   };
 

@@ -6,6 +6,7 @@ import type { EventStore } from "../event-store/port.js";
 import type { Identity } from "../identity/open.js";
 import { InvalidToken, type VerifiedIdentity } from "../identity/verifier.js";
 import type { ProjectionRunner } from "../projections/runner.js";
+import { looksLikeApiKey } from "./access.js";
 import type { Router } from "./api.js";
 import type { AppDependencies } from "./app.js";
 import { ApiError } from "./errors.js";
@@ -68,7 +69,10 @@ export const requireCaller =
     } catch (error) {
       if (!(error instanceof InvalidToken)) throw error;
       deps.logger.info({ requestId: c.get("requestId"), reason: error.reason }, "bearer token refused");
-      throw new ApiError("UNAUTHORIZED", MESSAGES[error.reason] ?? "The bearer token is not valid");
+      const message = looksLikeApiKey(c.req.header("Authorization"))
+        ? "That is an API key: keys go in X-API-Key, and only the public reads take one; this operation needs a bearer token from the identity provider"
+        : (MESSAGES[error.reason] ?? "The bearer token is not valid");
+      throw new ApiError("UNAUTHORIZED", message);
     }
     const outcome = await ensureAccount(
       app.store,

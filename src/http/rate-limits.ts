@@ -46,11 +46,16 @@ export async function countRequest(
 }
 
 /** 429 RATE_LIMIT_EXCEEDED for the window that refused, with its RateLimit-* fields and Retry-After. */
-export const rateLimitExceeded = (refused: Admission, windowMs: number, now: number) =>
-  new ApiError(
-    "RATE_LIMIT_EXCEEDED",
-    `At most ${refused.limit} requests per ${windowMs / 1000} seconds; retry after ${refused.retryAfterSeconds} s`,
-  ).withHeaders({ ...rateLimitHeaders(refused, now), ...retryAfter(refused) });
+export const rateLimitExceeded = (
+  refused: Admission,
+  windowMs: number,
+  now: number,
+  message = `At most ${refused.limit} requests per ${windowMs / 1000} seconds; retry after ${refused.retryAfterSeconds} s`,
+) =>
+  new ApiError("RATE_LIMIT_EXCEEDED", message).withHeaders({
+    ...rateLimitHeaders(refused, now),
+    ...retryAfter(refused),
+  });
 
 /**
  * A per-account fixed-window limit on the routes it is mounted on, after `requireCaller`;

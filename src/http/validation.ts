@@ -15,11 +15,20 @@ const locate =
 const statusOf = (target: Target) => (target === "json" || target === "form" ? 422 : 400);
 
 /** Turns a zod failure into VALIDATION_FAILED with one detail per problem and dotted field paths. */
+/** Query parameters a client may put an API key in: never read, and a URL is logged everywhere. */
+const KEY_IN_QUERY = /^(api[_-]?key|x[_-]api[_-]key|key|access[_-]?token|token)$/i;
+const KEY_IN_QUERY_MESSAGE =
+  "Unknown query parameter: an API key goes in the X-API-Key header, never in a URL (URLs are logged)";
+
 export function validationFailed(target: Target, error: z.ZodError): ApiError {
   const details = zodDetails(
     error,
     locate(target),
     target === "query" ? "Unknown query parameter" : "Unexpected field",
+  ).map((detail) =>
+    target === "query" && detail.message === "Unknown query parameter" && KEY_IN_QUERY.test(detail.field)
+      ? { ...detail, message: KEY_IN_QUERY_MESSAGE }
+      : detail,
   );
   const where = target === "json" ? "request body" : target === "param" ? "path" : target;
   return new ApiError("VALIDATION_FAILED", `The ${where} is invalid`, details, statusOf(target));

@@ -51,6 +51,10 @@ describe("anonymous canonical reads", () => {
       "ratelimit-reset": "45",
       "retry-after": "45",
     });
+    // It says what lifts the limit: a key and where to get one, or the setting.
+    expect((refused.body as { error: { message: string } }).error.message).toBe(
+      "At most 3 requests a minute from one client without an API key; retry after 45 s. An API key lifts this: an administrator issues one (POST /api/v1/admin/api-consumers), sent in X-API-Key. Running the service yourself? ANONYMOUS_RATE_LIMIT_PER_MINUTE sets this limit.",
+    );
     ok(await from("198.51.100.9")); // another source has its own window
   });
 
@@ -60,6 +64,9 @@ describe("anonymous canonical reads", () => {
     const refused = await from("192.0.2.4");
     expectError(refused, 429, "RATE_LIMIT_EXCEEDED");
     expect(limitHeaders(refused)).toMatchObject({ "ratelimit-limit": "5", "ratelimit-remaining": "0" });
+    expect((refused.body as { error: { message: string } }).error.message).toMatch(
+      /^At most 5 requests a minute from all clients without an API key together; .* ANONYMOUS_PLATFORM_LIMIT_PER_MINUTE sets this limit\.$/,
+    );
   });
 
   it("takes the address the trusted proxy saw, not one the client wrote in front of it", async () => {
@@ -81,6 +88,67 @@ describe("anonymous canonical reads", () => {
     aFreshMinute();
     for (let i = 0; i < 8; i++)
       ok(await api.read("/api/v1/health", { headers: { "x-forwarded-for": "198.51.100.77" } }));
+  });
+});
+
+describe("a key sent where it is not read", () => {
+  const messageOf = (res: ApiResponse) =>
+    (res.body as { error: { message: string; details?: { message: string }[] } }).error;
+
+  it("in Authorization is refused, not ignored, and told to go in X-API-Key", async () => {
+    const { apiKey } = await api.aConsumer();
+    for (const authorization of [`Bearer ${apiKey}`, apiKey, `ApiKey ${apiKey}`]) {
+      const res = await api.read("/api/v1/competitions", { headers: { authorization } });
+      expectError(res, 401, "API_KEY_UNAUTHORIZED");
+      expect(messageOf(res).message).toMatch(/goes in the X-API-Key header, not in Authorization/);
+    }
+    ok(await api.read("/api/v1/competitions", { key: apiKey }));
+    // A bearer token of the identity provider on a public read is no slip: the read is anonymous.
+    ok(await api.read("/api/v1/competitions", { headers: { authorization: `Bearer ${api.admin.token}` } }));
+  });
+
+  it("in Authorization of an operation that needs a token, is told what a key is for", async () => {
+    const { apiKey } = await api.aConsumer();
+    const res = await api.read("/api/v1/auth/me", { headers: { authorization: `Bearer ${apiKey}` } });
+    expectError(res, 401, "UNAUTHORIZED");
+    expect(messageOf(res).message).toMatch(/^That is an API key: keys go in X-API-Key/);
+  });
+
+  it("in the query string is a 400 that says where it goes", async () => {
+    aFreshMinute();
+    const names = ["api_key", "apiKey", "key", "x-api-key", "access_token"];
+    for (const [n, name] of names.entries()) {
+      const res = await api.read(`/api/v1/competitions?${name}=ck_0123456789_x`, {
+        headers: { "x-forwarded-for": `192.0.2.${100 + n}` },
+      });
+      expectError(res, 400, "VALIDATION_FAILED");
+      expect(messageOf(res).details).toEqual([
+        expect.objectContaining({
+          field: name,
+          message: "Unknown query parameter: an API key goes in the X-API-Key header, never in a URL (URLs are logged)",
+        }),
+      ]);
+    }
+    aFreshMinute(); // the platform budget is five a minute
+    const misspelt = await api.read("/api/v1/competitions?nmae=x", { headers: { "x-forwarded-for": "192.0.2.99" } });
+    expect(messageOf(misspelt).details).toEqual([
+      expect.objectContaining({ field: "nmae", message: "Unknown query parameter" }),
+    ]);
+  });
+
+  it("does not lift the limit of an operation that takes no key, so its 429 names only the setting", async () => {
+    aFreshMinute();
+    const evaluate = (n: number) =>
+      api.api.post(
+        "/api/v1/query-definitions/evaluate",
+        { definition: { type: "leaderboard", scope: "season", seasonId: "none", metric: "most_runs" } },
+        { headers: { "x-forwarded-for": `198.51.100.${n}` } },
+      );
+    for (let i = 0; i < 3; i++) await evaluate(200);
+    const refused = await evaluate(200);
+    expectError(refused, 429, "RATE_LIMIT_EXCEEDED");
+    expect(messageOf(refused).message).not.toMatch(/An API key lifts this/);
+    expect(messageOf(refused).message).toMatch(/ANONYMOUS_RATE_LIMIT_PER_MINUTE sets this limit\.$/);
   });
 });
 
