@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { APPROVAL_STATES, ROLES } from "../../streams/account.js";
 import type { Account } from "../../streams/account-state.js";
 import type { Sql } from "../db/database.js";
-import { SAMPLE } from "../http/examples.js";
+import { SAMPLE } from "../ingest/sample-ids.js";
 import { findCompetition } from "../read-api/queries/reference.js";
 
 /** The spec's Current user, shared by /auth/me, the admin user list and the admin decisions. */

@@ -20,7 +20,7 @@ import {
   settled,
 } from "../http/authentication.js";
 import { errorResponse, errorResponses } from "../http/errors.js";
-import { SAMPLE } from "../http/examples.js";
+import { SAMPLE } from "../ingest/sample-ids.js";
 import { pathId, readModels } from "../read-api/params.js";
 import { requestedCompetitionSchema, userOf, userSchema } from "./schemas.js";
 

@@ -3,7 +3,7 @@ import { ITEM_OUTCOMES, REFERENCE_TYPES, REVIEW_DECISIONS } from "../../streams/
 import { BATCH_STATUSES, type BatchView } from "../batches/queries.js";
 import { timestampField as timestamp } from "../http/dates.js";
 import { errorResponse } from "../http/errors.js";
-import { SAMPLE } from "../http/examples.js";
+import { SAMPLE } from "../ingest/sample-ids.js";
 
 /** The answers' shapes and the package's, as the contract documents them. */
 

@@ -30,6 +30,7 @@ import { registerSubmissions } from "../submission-api/submissions.js";
 import { registerUsage } from "../usage-api/usage.js";
 import { registerAdminVenues } from "../venue-api/admin-venues.js";
 import { registerWeather } from "../weather-api/weather.js";
+import { registerWeb } from "../web/routes.js";
 import type { RouteRegistration } from "./app.js";
 import { registerDocumentation } from "./documentation.js";
 
@@ -71,4 +72,5 @@ export const apiRoutes: readonly RouteRegistration[] = [
   registerAdminDatasetReleases,
   registerWeather,
   registerAdminVenues,
+  registerWeb,
 ];

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { timestampField as timestamp } from "../http/dates.js";
-import { SAMPLE } from "../http/examples.js";
 import { paginationSchema } from "../http/pagination.js";
+import { SAMPLE } from "../ingest/sample-ids.js";
 import { AGGREGATE_PARTS } from "../read-api/queries/aggregate-provenance.js";
 import { actor, revisionStateSchema } from "../submission-api/schemas.js";
 

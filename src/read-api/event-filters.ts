@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { SAMPLE } from "../http/examples.js";
 import { integerParam } from "../http/pagination.js";
+import { SAMPLE } from "../ingest/sample-ids.js";
 import { idFilter } from "./params.js";
 
 /** The filters of the events list and both exports (the specification's event filters). */

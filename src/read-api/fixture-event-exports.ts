@@ -6,7 +6,7 @@ import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { ApiError, errorResponse, errorResponses, notFound } from "../http/errors.js";
 import { taggedFile, versionedEtag } from "../http/etag.js";
-import { SAMPLE } from "../http/examples.js";
+import { SAMPLE } from "../ingest/sample-ids.js";
 import { CSV_COLUMNS } from "../submissions/csv.js";
 import { eventFilters } from "./event-filters.js";
 import { eventsCsvHeader, eventsCsvRows } from "./events-csv.js";

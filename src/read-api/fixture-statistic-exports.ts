@@ -4,7 +4,7 @@ import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { ApiError, errorResponse, errorResponses, notFound } from "../http/errors.js";
 import { versionedFile, versionedJson } from "../http/etag.js";
-import { SAMPLE } from "../http/examples.js";
+import { SAMPLE } from "../ingest/sample-ids.js";
 import { CSV_COLUMNS } from "../submissions/csv.js";
 import { eventsCsv } from "./events-csv.js";
 import { EXPORT_EVENT_LIMIT } from "./fixture-event-exports.js";

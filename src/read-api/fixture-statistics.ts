@@ -7,7 +7,7 @@ import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { ApiError, errorResponse, errorResponses, notFound } from "../http/errors.js";
 import { taggedFile, versionedEtag, versionedJson } from "../http/etag.js";
-import { SAMPLE } from "../http/examples.js";
+import { SAMPLE } from "../ingest/sample-ids.js";
 import { EXPORT_EVENT_LIMIT } from "./fixture-event-exports.js";
 import { memoised, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import {

@@ -5,8 +5,8 @@ import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
-import { SAMPLE } from "../http/examples.js";
 import { integerParam } from "../http/pagination.js";
+import { SAMPLE } from "../ingest/sample-ids.js";
 import {
   LEADERBOARD_DEFAULT_ROWS,
   LEADERBOARD_DEPTH,

@@ -3,7 +3,7 @@ import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { openapiCanonicalRead } from "../http/canonical-reads.js";
 import { errorResponses, notFound } from "../http/errors.js";
-import { SAMPLE } from "../http/examples.js";
+import { SAMPLE } from "../ingest/sample-ids.js";
 import { idFilter, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { parseAggregateStatisticId, participantAggregates } from "./queries/player-statistics.js";
 import { findParticipant } from "./queries/reference.js";

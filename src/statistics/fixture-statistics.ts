@@ -85,7 +85,7 @@ function withTargets(cards: InningsCard[]) {
   }
 }
 
-function resultInWords(outcome: Outcome, team: (id: string | null) => string): string {
+export function resultInWords(outcome: Outcome, team: (id: string | null) => string): string {
   const method = outcome.method ? ` (${outcome.method})` : "";
   switch (outcome.result) {
     case "won": {

@@ -12,8 +12,8 @@ import {
   settled,
 } from "../http/authentication.js";
 import { errorResponse, errorResponses } from "../http/errors.js";
-import { SAMPLE } from "../http/examples.js";
 import { jsonBody } from "../http/json-body.js";
+import { SAMPLE } from "../ingest/sample-ids.js";
 import { pathId, readModels } from "../read-api/params.js";
 import { correctionRequestSchema } from "../submissions/schema.js";
 import { correctionResultSchema } from "./schemas.js";

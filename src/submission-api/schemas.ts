@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { timestampField as timestamp } from "../http/dates.js";
-import { SAMPLE } from "../http/examples.js";
+import { SAMPLE } from "../ingest/sample-ids.js";
 
 /** Response bodies of the submission routes (the request bodies are in src/submissions/schema.ts). */
 

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { DeliveryState } from "../../streams/fixture.js";
 import { REQUIRED } from "../commands/problems.js";
-import { SAMPLE } from "../http/examples.js";
+import { SAMPLE } from "../ingest/sample-ids.js";
 
 /**
  * What a direct submission and a correction may say, structurally. Referential rules (the

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { SAMPLE } from "../http/examples.js";
+import { SAMPLE } from "../ingest/sample-ids.js";
 import { nullableRef } from "../read-api/schemas/reference.js";
 
 const measurement = (description: string, example: number) =>

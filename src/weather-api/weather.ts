@@ -7,7 +7,7 @@ import type { AppDependencies } from "../http/app.js";
 import { application, commandContext, settled } from "../http/authentication.js";
 import { storableDate } from "../http/dates.js";
 import { ApiError, errorResponse, errorResponses, notFound } from "../http/errors.js";
-import { SAMPLE } from "../http/examples.js";
+import { SAMPLE } from "../ingest/sample-ids.js";
 import { pathId, readModels, UNKNOWN_PARAMETERS } from "../read-api/params.js";
 import { fixturePlace, fixtureWeather, type Located } from "../weather/fixture-weather.js";
 import type { Weather } from "../weather/weather.js";

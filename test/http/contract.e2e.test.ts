@@ -6,6 +6,7 @@ import { DOMAIN_STATUS, ERROR_STATUS } from "../../src/http/errors.js";
 import { createLogger } from "../../src/http/logging.js";
 import { headerRefs } from "../../src/http/response-headers.js";
 import { apiRoutes } from "../../src/http/routes.js";
+import { WEB_PAGES } from "../../src/web/routes.js";
 import type { Person } from "../support/account-api.js";
 import { testApp } from "../support/app.js";
 import { aPackage, aPackageOf, packageEventOf, sendBatch } from "../support/batches.js";
@@ -41,7 +42,15 @@ describe("the published contract and the running routes", () => {
     key: `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`,
     status: operation["x-implementation-status"],
   }));
-  const registered = new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`));
+  // The web UI's pages are for people, not operations (but for `/`, which negotiates): outside the contract and /api.
+  const pages = new Set<string>(WEB_PAGES);
+  const registered = new Set(
+    app.routes.filter((r) => r.method !== "ALL" && !pages.has(r.path)).map((r) => `${r.method} ${r.path}`),
+  );
+
+  it("keeps the web UI's pages out of /api", () => {
+    expect(WEB_PAGES.filter((path) => path.startsWith("/api"))).toEqual([]);
+  });
 
   it("documents every registered route as an implemented operation", () => {
     const implementedOperations = new Set(documented.filter((d) => d.status === "implemented").map((d) => d.key));
@@ -413,7 +422,8 @@ describe("every operation, driven through the app", () => {
     // An app without its database: every operation but health and the documentation needs it.
     const broken = contractClient(testApp().app);
     // Readiness without a database reports it as not used.
-    const withoutData = ["/api/v1/health", "/api/v1/ready", "/openapi.yaml", "/docs", "/docs/assets/{file}"];
+    // The index at `/` (an API client's answer) holds only links.
+    const withoutData = ["/", "/api/v1/health", "/api/v1/ready", "/openapi.yaml", "/docs", "/docs/assets/{file}"];
     for (const { path, method, operation } of implementedOperations) {
       const headers = credentialsOf(operation);
       // A body the operation takes, so it gets as far as needing the database.

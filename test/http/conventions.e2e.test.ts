@@ -72,7 +72,9 @@ describe("unknown query parameters", () => {
       const res = await call(operation, { query: "?apiKey=ck_secret&limit=5&sort=name&x-trace=1" });
       const where = `${operation.method} ${operation.template}: ${res.text}`;
       expect(res.status, where).toBe(400);
-      const unknown = (detailsOf(res) ?? []).filter((d) => d.message === "Unknown query parameter").map((d) => d.field);
+      const unknown = (detailsOf(res) ?? [])
+        .filter((d) => d.message.startsWith("Unknown query parameter"))
+        .map((d) => d.field);
       expect(unknown, where).toEqual(expect.arrayContaining(["apiKey", "x-trace"]));
     }
   });

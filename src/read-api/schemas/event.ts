@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { SAMPLE } from "../../http/examples.js";
+import { SAMPLE } from "../../ingest/sample-ids.js";
 
 /**
  * The public event: the current accepted revision of one delivery. Its fields mirror the

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MATCH_TYPES } from "../../../streams/fixture.js";
-import { SAMPLE } from "../../http/examples.js";
+import { SAMPLE } from "../../ingest/sample-ids.js";
 import { competitionRef, competitorRef, nullableRef, participantRef } from "./reference.js";
 
 const count = (description: string, example: number) => z.number().int().min(0).openapi({ description, example });

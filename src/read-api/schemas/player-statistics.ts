@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { SAMPLE } from "../../http/examples.js";
+import { SAMPLE } from "../../ingest/sample-ids.js";
 import { METRICS, rankingRule } from "../../statistics/leaderboards.js";
 import { competitionRef, nullableRef, participantRef } from "./reference.js";
 

@@ -1,4 +1,4 @@
-import { cricsheetIds } from "../ingest/cricsheet/ids.js";
+import { cricsheetIds } from "./cricsheet/ids.js";
 
 /**
  * The ids the reference's examples use: real ones, of the sample matches the embedded

@@ -1,0 +1,180 @@
+import type { InningsStatistic } from "../read-api/schemas/fixture-statistics.js";
+
+/**
+ * The charts cricket readers look at, drawn on the server as SVG (no script): the worm
+ * (cumulative runs by over, one line an innings) and the Manhattan (runs in each over, wickets
+ * marked). Pure: innings in, markup out. Each has a text alternative, and the tables beside
+ * them hold the same numbers.
+ */
+
+const WIDTH = 640;
+const HEIGHT = 260;
+const PAD = { left: 40, right: 12, top: 30, bottom: 32 };
+const PLOT_W = WIDTH - PAD.left - PAD.right;
+const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
+/** Innings colours, distinguishable in greyscale and by most colour-blind readers; dashes tell them apart too. */
+const SERIES = [
+  { stroke: "#0b6e4f", dash: "" },
+  { stroke: "#b3591a", dash: "6 3" },
+  { stroke: "#3b4cc0", dash: "2 3" },
+  { stroke: "#7a1f5c", dash: "8 3 2 3" },
+];
+
+/** A round step for an axis running to `max`: about five ticks. */
+export function tickStep(max: number): number {
+  const rough = Math.max(max, 1) / 5;
+  const magnitude = 10 ** Math.floor(Math.log10(rough));
+  return ([1, 2, 5, 10].find((m) => m * magnitude >= rough) ?? 10) * magnitude;
+}
+
+const ticks = (max: number) => {
+  const step = tickStep(max);
+  return Array.from({ length: Math.floor(max / step) + 1 }, (_, i) => i * step);
+};
+
+function Axes({ maxX, maxY, xLabel, yLabel }: { maxX: number; maxY: number; xLabel: string; yLabel: string }) {
+  const y = (v: number) => PAD.top + PLOT_H - (v / maxY) * PLOT_H;
+  return (
+    <g font-size="11" fill="#55606e">
+      {ticks(maxY).map((v) => (
+        <g>
+          <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(v)} y2={y(v)} stroke="#e3e7eb" />
+          <text x={PAD.left - 6} y={y(v) + 4} text-anchor="end">
+            {v}
+          </text>
+        </g>
+      ))}
+      {ticks(maxX).map((v) => (
+        <text x={PAD.left + (v / maxX) * PLOT_W} y={HEIGHT - PAD.bottom + 14} text-anchor="middle">
+          {v}
+        </text>
+      ))}
+      <text x={PAD.left + PLOT_W / 2} y={HEIGHT - 4} text-anchor="middle">
+        {xLabel}
+      </text>
+      <text x={12} y={PAD.top + PLOT_H / 2} text-anchor="middle" transform={`rotate(-90 12 ${PAD.top + PLOT_H / 2})`}>
+        {yLabel}
+      </text>
+    </g>
+  );
+}
+
+const inningsName = (i: InningsStatistic) => `${i.battingCompetitor.name ?? "?"}${i.superOver ? " (super over)" : ""}`;
+
+function Legend({ innings }: { innings: readonly InningsStatistic[] }) {
+  return (
+    <g font-size="12" fill="#1b2430">
+      {innings.map((i, n) => {
+        const series = SERIES[n % SERIES.length] ?? SERIES[0];
+        return (
+          <g transform={`translate(${PAD.left + n * 230} 14)`}>
+            <line
+              x1={0}
+              x2={18}
+              y1={0}
+              y2={0}
+              stroke={series?.stroke}
+              stroke-width="3"
+              stroke-dasharray={series?.dash}
+            />
+            <text x={24} y={4}>
+              {inningsName(i)}
+            </text>
+          </g>
+        );
+      })}
+    </g>
+  );
+}
+
+/** The worm: each innings' total after every over. */
+export function Worm({ innings }: { innings: readonly InningsStatistic[] }) {
+  const main = innings.filter((i) => !i.superOver);
+  const maxOvers = Math.max(1, ...main.map((i) => i.overs.overs.length));
+  const maxRuns = Math.max(10, ...main.map((i) => i.total.runs));
+  const x = (over: number) => PAD.left + (over / maxOvers) * PLOT_W;
+  const y = (runs: number) => PAD.top + PLOT_H - (runs / maxRuns) * PLOT_H;
+  const summary = main.map((i) => `${inningsName(i)} ${i.total.runs}/${i.total.wickets} in ${i.total.overs} overs`);
+  return (
+    <figure class="chart">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="worm-title">
+        <title id="worm-title">{`Worm: runs by over. ${summary.join("; ")}.`}</title>
+        <Axes maxX={maxOvers} maxY={maxRuns} xLabel="Overs" yLabel="Runs" />
+        {main.map((i, n) => {
+          const series = SERIES[n % SERIES.length] ?? SERIES[0];
+          const points = [[0, 0] as const, ...i.overs.overs.map((o) => [o.overNumber + 1, o.cumulativeRuns] as const)];
+          return (
+            <g>
+              <polyline
+                points={points.map(([o, r]) => `${x(o).toFixed(1)},${y(r).toFixed(1)}`).join(" ")}
+                fill="none"
+                stroke={series?.stroke}
+                stroke-width="2.5"
+                stroke-dasharray={series?.dash}
+              />
+              {i.overs.overs
+                .filter((o) => o.wickets > 0)
+                .map((o) => (
+                  <circle cx={x(o.overNumber + 1)} cy={y(o.cumulativeRuns)} r="4" fill={series?.stroke} />
+                ))}
+            </g>
+          );
+        })}
+        <Legend innings={main} />
+      </svg>
+      <figcaption>Worm: the total after each over; a dot marks an over in which a wicket fell.</figcaption>
+    </figure>
+  );
+}
+
+/** The Manhattan: runs in each over, innings side by side, wickets marked above the bar. */
+export function Manhattan({ innings }: { innings: readonly InningsStatistic[] }) {
+  const main = innings.filter((i) => !i.superOver);
+  const maxOvers = Math.max(1, ...main.map((i) => i.overs.overs.length));
+  const maxRuns = Math.max(6, ...main.flatMap((i) => i.overs.overs.map((o) => o.runs)));
+  const slot = PLOT_W / maxOvers;
+  const bar = Math.max(1, (slot - 2) / Math.max(1, main.length));
+  const y = (runs: number) => PAD.top + PLOT_H - (runs / (maxRuns + 2)) * PLOT_H;
+  return (
+    <figure class="chart">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="manhattan-title">
+        <title id="manhattan-title">{`Manhattan: runs in each over of ${main.map(inningsName).join(" and ")}.`}</title>
+        <Axes maxX={maxOvers} maxY={maxRuns + 2} xLabel="Over" yLabel="Runs in the over" />
+        {main.map((i, n) => {
+          const series = SERIES[n % SERIES.length] ?? SERIES[0];
+          return (
+            <g fill={series?.stroke}>
+              {i.overs.overs.map((o) => {
+                const left = PAD.left + o.overNumber * slot + 1 + n * bar;
+                return (
+                  <g>
+                    <rect
+                      x={left.toFixed(1)}
+                      y={y(o.runs).toFixed(1)}
+                      width={bar.toFixed(1)}
+                      height={(PAD.top + PLOT_H - y(o.runs)).toFixed(1)}
+                    >
+                      <title>{`${inningsName(i)}, over ${o.overNumber + 1}: ${o.runs} runs${o.wickets ? `, ${o.wickets} wicket${o.wickets > 1 ? "s" : ""}` : ""}`}</title>
+                    </rect>
+                    {o.wickets > 0 ? (
+                      <text
+                        x={(left + bar / 2).toFixed(1)}
+                        y={(y(o.runs) - 3).toFixed(1)}
+                        font-size="10"
+                        text-anchor="middle"
+                      >
+                        {"W".repeat(o.wickets)}
+                      </text>
+                    ) : null}
+                  </g>
+                );
+              })}
+            </g>
+          );
+        })}
+        <Legend innings={main} />
+      </svg>
+      <figcaption>Manhattan: runs in each over; W above a bar for each wicket in it.</figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,39 @@
+import type { Competition, Season } from "../../read-api/schemas/reference.js";
+import { Layout } from "../layout.js";
+
+/** A competition and its seasons, newest first. */
+export function CompetitionPage({ competition, seasons }: { competition: Competition; seasons: readonly Season[] }) {
+  return (
+    <Layout title={competition.name}>
+      <h1>{competition.name}</h1>
+      {competition.alternativeNames.length > 0 ? (
+        <p class="lede">Also known as {competition.alternativeNames.join(", ")}</p>
+      ) : null}
+      <h2>Seasons</h2>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Season</th>
+              <th scope="col">From</th>
+              <th scope="col">To</th>
+              <th scope="col">Fixtures</th>
+            </tr>
+          </thead>
+          <tbody>
+            {seasons.map((s) => (
+              <tr>
+                <td>
+                  <a href={`/seasons/${s.seasonId}`}>{s.name}</a>
+                </td>
+                <td>{s.startDate ?? "–"}</td>
+                <td>{s.endDate ?? "–"}</td>
+                <td>{s.fixtureCount}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Layout>
+  );
+}

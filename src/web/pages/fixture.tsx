@@ -1,0 +1,216 @@
+import type { FixtureDetail } from "../../read-api/schemas/fixture.js";
+import type { FixtureStatisticsDocument, InningsStatistic } from "../../read-api/schemas/fixture-statistics.js";
+import { Manhattan, Worm } from "../charts.js";
+import { Layout } from "../layout.js";
+import { resultOf } from "./season.js";
+
+const Col = ({ children, text = false }: { children: string; text?: boolean }) => (
+  <th scope="col" class={text ? "text" : undefined}>
+    {children}
+  </th>
+);
+
+function Batting({ innings }: { innings: InningsStatistic }) {
+  const { batting, extras, total } = innings;
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption>Batting</caption>
+        <thead>
+          <tr>
+            <Col text>Batter</Col>
+            <Col text>How out</Col>
+            <Col>R</Col>
+            <Col>B</Col>
+            <Col>4s</Col>
+            <Col>6s</Col>
+            <Col>SR</Col>
+          </tr>
+        </thead>
+        <tbody>
+          {batting.lines.map((line) => (
+            <tr>
+              <th scope="row" class="text">
+                <a href={`/participants/${line.participantId}`}>{line.name}</a>
+              </th>
+              <td class="text how">{line.howOut}</td>
+              <td>{line.runs}</td>
+              <td>{line.balls}</td>
+              <td>{line.fours}</td>
+              <td>{line.sixes}</td>
+              <td>{line.strikeRate?.toFixed(2) ?? "–"}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <td class="text">Extras</td>
+            <td class="text how">{`(b ${extras.byes}, lb ${extras.legByes}, w ${extras.wides}, nb ${extras.noBalls}${extras.penalty ? `, pen ${extras.penalty}` : ""})`}</td>
+            <td>{extras.total}</td>
+            <td colspan={4} />
+          </tr>
+          <tr>
+            <td class="text">Total</td>
+            <td class="text how">{`${total.wickets} wickets, ${total.overs} overs, ${total.runRate?.toFixed(2) ?? "–"} an over`}</td>
+            <td>{total.runs}</td>
+            <td colspan={4} />
+          </tr>
+        </tfoot>
+      </table>
+      {batting.didNotBat.length > 0 ? <p>Did not bat: {batting.didNotBat.map((p) => p.name).join(", ")}</p> : null}
+    </div>
+  );
+}
+
+function Bowling({ innings }: { innings: InningsStatistic }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption>Bowling</caption>
+        <thead>
+          <tr>
+            <Col text>Bowler</Col>
+            <Col>O</Col>
+            <Col>M</Col>
+            <Col>R</Col>
+            <Col>W</Col>
+            <Col>Econ</Col>
+            <Col>Dots</Col>
+            <Col>Wd</Col>
+            <Col>Nb</Col>
+          </tr>
+        </thead>
+        <tbody>
+          {innings.bowling.lines.map((line) => (
+            <tr>
+              <th scope="row" class="text">
+                <a href={`/participants/${line.participantId}`}>{line.name}</a>
+              </th>
+              <td>{line.overs}</td>
+              <td>{line.maidens}</td>
+              <td>{line.runs}</td>
+              <td>{line.wickets}</td>
+              <td>{line.economy?.toFixed(2) ?? "–"}</td>
+              <td>{line.dots}</td>
+              <td>{line.wides}</td>
+              <td>{line.noBalls}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function FallAndStands({ innings }: { innings: InningsStatistic }) {
+  const { wickets } = innings.fallOfWickets;
+  const { partnerships } = innings.partnerships;
+  return (
+    <div class="table-wrap">
+      {wickets.length > 0 ? (
+        <p>
+          <strong>Fall of wickets: </strong>
+          {wickets.map((w) => `${w.score}-${w.wicket} (${w.name}, ${w.overs} ov)`).join(", ")}
+        </p>
+      ) : null}
+      <table>
+        <caption>Partnerships</caption>
+        <thead>
+          <tr>
+            <Col>Wkt</Col>
+            <Col text>Batters</Col>
+            <Col>Runs</Col>
+            <Col>Balls</Col>
+          </tr>
+        </thead>
+        <tbody>
+          {partnerships.map((p) => (
+            <tr>
+              <td>{p.wicket}</td>
+              <td class="text">{p.batters.map((b) => b.name).join(" & ")}</td>
+              <td>{p.runs}</td>
+              <td>{p.balls}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const COMPLETENESS: Record<string, string> = {
+  complete: "Complete: every ball of the match is recorded",
+};
+
+/** A fixture: who, where, when, the result, the charts, and each innings' scorecard. */
+export function FixturePage({
+  fixture,
+  statistics,
+}: {
+  fixture: FixtureDetail;
+  statistics: FixtureStatisticsDocument | null;
+}) {
+  const title = fixture.competitors.map((c) => c.name).join(" v ");
+  const state = statistics?.completeness.state;
+  return (
+    <Layout title={title}>
+      <p>
+        <a href={`/competitions/${fixture.competition.competitionId}`}>{fixture.competition.name}</a>
+        {" · "}
+        <a href={`/seasons/${fixture.season.seasonId}`}>{fixture.season.name}</a>
+      </p>
+      <h1>{title}</h1>
+      <dl class="facts">
+        <dt>Date</dt>
+        <dd>
+          {fixture.startDate === fixture.endDate ? fixture.startDate : `${fixture.startDate} to ${fixture.endDate}`}
+        </dd>
+        {fixture.venue ? (
+          <>
+            <dt>Venue</dt>
+            <dd>{[fixture.venue.name, fixture.venue.city].filter(Boolean).join(", ")}</dd>
+          </>
+        ) : null}
+        {fixture.stage ? (
+          <>
+            <dt>Stage</dt>
+            <dd>{fixture.stage}</dd>
+          </>
+        ) : null}
+        <dt>Data</dt>
+        <dd>
+          <span class={state === "complete" ? "pill" : "pill warn"}>
+            {state ? (COMPLETENESS[state] ?? `Incomplete (${state})`) : "Statistics not derived yet"}
+          </span>
+        </dd>
+      </dl>
+      <p class="result">{resultOf(fixture)}</p>
+      {statistics && statistics.innings.length > 0 ? (
+        <>
+          <h2>Charts</h2>
+          <Worm innings={statistics.innings} />
+          <Manhattan innings={statistics.innings} />
+          {statistics.innings.map((innings) => (
+            <section aria-labelledby={`innings-${innings.ordinal}`}>
+              <h2 id={`innings-${innings.ordinal}`}>
+                {innings.battingCompetitor.name}
+                {innings.superOver ? " (super over)" : ""}: {innings.total.runs}/{innings.total.wickets} (
+                {innings.total.overs} ov)
+              </h2>
+              <Batting innings={innings} />
+              <Bowling innings={innings} />
+              <FallAndStands innings={innings} />
+            </section>
+          ))}
+        </>
+      ) : (
+        <p class="empty">No deliveries recorded yet.</p>
+      )}
+      <p>
+        As JSON: <a href={`/api/v1/fixtures/${fixture.fixtureId}/statistics`}>statistics</a>,{" "}
+        <a href={`/api/v1/fixtures/${fixture.fixtureId}/events`}>deliveries</a>; as CSV:{" "}
+        <a href={`/api/v1/fixtures/${fixture.fixtureId}/events/export.csv`}>deliveries</a>.
+      </p>
+    </Layout>
+  );
+}

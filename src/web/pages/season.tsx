@@ -1,0 +1,68 @@
+import type { Fixture } from "../../read-api/schemas/fixture.js";
+import type { Season } from "../../read-api/schemas/reference.js";
+import { resultInWords } from "../../statistics/fixture-statistics.js";
+import { Layout } from "../layout.js";
+
+const teams = (f: Fixture) => f.competitors.map((c) => c.name).join(" v ");
+
+/** The result in words, as the fixture's statistics say it ("Sunrisers Hyderabad won by 8 runs"). */
+export function resultOf({ outcome, competitors }: Pick<Fixture, "outcome" | "competitors">): string {
+  if (!outcome) return "";
+  const name = (id: string | null) => competitors.find((c) => c.competitorId === id)?.name ?? "";
+  const { winner, tieBreakWinner, by, ...rest } = outcome;
+  return resultInWords(
+    {
+      ...rest,
+      by: by ?? null,
+      winnerId: winner?.competitorId ?? null,
+      tieBreakWinnerId: tieBreakWinner?.competitorId ?? null,
+    },
+    name,
+  );
+}
+
+/** A season's fixtures by date, with each one's result. */
+export function SeasonPage({ season, fixtures }: { season: Season; fixtures: readonly Fixture[] }) {
+  const title = `${season.competition.name ?? "Season"} ${season.name}`;
+  return (
+    <Layout title={title}>
+      <p>
+        <a href={`/competitions/${season.competition.competitionId}`}>{season.competition.name}</a>
+      </p>
+      <h1>{title}</h1>
+      <p class="lede">
+        {season.fixtureCount} fixtures, {season.startDate} to {season.endDate}
+      </p>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              <th scope="col" class="text">
+                Fixture
+              </th>
+              <th scope="col" class="text">
+                Stage
+              </th>
+              <th scope="col" class="text">
+                Result
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {fixtures.map((f) => (
+              <tr>
+                <td>{f.startDate}</td>
+                <td class="text">
+                  <a href={`/fixtures/${f.fixtureId}`}>{teams(f)}</a>
+                </td>
+                <td class="text">{f.stage ?? (f.matchNumber ? `Match ${f.matchNumber}` : "")}</td>
+                <td class="text">{resultOf(f)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Layout>
+  );
+}

@@ -1,0 +1,193 @@
+import { readFileSync } from "node:fs";
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { accepts } from "hono/accepts";
+import type { HtmlEscapedString } from "hono/utils/html";
+import { storable } from "../../streams/shared.js";
+import { anonymousAccess } from "../http/access.js";
+import { implemented, type Router } from "../http/api.js";
+import type { AppDependencies } from "../http/app.js";
+import { SERVICE_NAME } from "../read-api/health.js";
+import { readModels } from "../read-api/params.js";
+import { loadFixtureStatistics } from "../read-api/queries/fixture-statistics.js";
+import { findFixture, listFixtures } from "../read-api/queries/fixtures.js";
+import { participantAggregates } from "../read-api/queries/player-statistics.js";
+import {
+  findCompetition,
+  findParticipant,
+  findSeason,
+  listCompetitions,
+  listCompetitors,
+  listParticipants,
+  listSeasons,
+} from "../read-api/queries/reference.js";
+import { STYLESHEET_PATH } from "./layout.js";
+import { CompetitionPage } from "./pages/competition.js";
+import { FixturePage } from "./pages/fixture.js";
+import { HomePage } from "./pages/home.js";
+import { NotFoundPage } from "./pages/not-found.js";
+import { ParticipantPage } from "./pages/participant.js";
+import { SearchPage } from "./pages/search.js";
+import { SeasonPage } from "./pages/season.js";
+
+/**
+ * The web UI (docs/web.md): server-rendered pages over the same query modules the API
+ * reads through, no script, one stylesheet. Outside /api/v1 and, but for `/`, outside the
+ * contract: they are pages for people, not operations for programs.
+ */
+
+const STYLESHEET = readFileSync(new URL("./site.css", import.meta.url), "utf8");
+
+/** Pages load their stylesheet and inline SVG; nothing else, and no script at all. */
+const PAGE_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/** The paths of the pages (Hono's syntax), for whoever must tell them from the API's operations. */
+export const WEB_PAGES = [
+  STYLESHEET_PATH,
+  "/search",
+  "/competitions/:competitionId",
+  "/seasons/:seasonId",
+  "/fixtures/:fixtureId",
+  "/participants/:participantId",
+] as const;
+
+/** Most items a page lists: more than any season has fixtures. */
+const PAGE_ITEMS = 500;
+const SEARCH_ITEMS = 20;
+
+const indexSchema = z
+  .object({
+    service: z.string().openapi({ example: SERVICE_NAME }),
+    description: z.string(),
+    links: z.object({
+      api: z.string().openapi({ example: "/api/v1" }),
+      documentation: z.string().openapi({ example: "/docs" }),
+      contract: z.string().openapi({ example: "/openapi.yaml" }),
+      health: z.string().openapi({ example: "/api/v1/health" }),
+    }),
+  })
+  .openapi("ServiceIndex");
+
+const INDEX = {
+  service: SERVICE_NAME,
+  description: "Ball-by-ball cricket data, published read-only, and statistics derived from it.",
+  links: {
+    api: "/api/v1",
+    documentation: "/docs",
+    contract: "/openapi.yaml",
+    health: "/api/v1/health",
+  },
+};
+
+const homeRoute = createRoute({
+  method: "get",
+  path: "/",
+  tags: ["Documentation"],
+  operationId: "getHome",
+  summary: "The front door: the web UI's home page, or an index of the API",
+  description:
+    "By `Accept`: a browser (`text/html` preferred) gets the web UI's home page (search, competitions); any other client a small JSON index linking the API, its reference, the contract and the health check. Answers `Vary: Accept`.",
+  ...implemented,
+  security: [],
+  responses: {
+    200: {
+      description: "The home page or the index",
+      content: { "application/json": { schema: indexSchema }, "text/html": { schema: { type: "string" } } },
+    },
+  },
+});
+
+/** An HTML page, with the policy pages run under. */
+async function page(c: Context, element: HtmlEscapedString | Promise<HtmlEscapedString>, status: 200 | 404 = 200) {
+  return c.html(`<!DOCTYPE html>${await element}`, status, { "Content-Security-Policy": PAGE_POLICY });
+}
+
+const notFound = (c: Context, what: string) => page(c, <NotFoundPage what={what} />, 404);
+
+const first = (take: number) => ({ direction: "asc" as const, take });
+
+/** A path id, or undefined for text no id can be (the database cannot hold it): a page that does not exist. */
+const idOf = (c: Context, name: string) => {
+  const id = c.req.param(name) ?? "";
+  return storable(id) ? id : undefined;
+};
+
+export function registerWeb(app: Router, deps: AppDependencies) {
+  const sql = readModels(deps);
+  const limited = anonymousAccess(deps);
+
+  app.get(STYLESHEET_PATH, (c) =>
+    c.body(STYLESHEET, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=3600" }),
+  );
+
+  app.openapi({ ...homeRoute, middleware: [limited] }, async (c) => {
+    c.header("Vary", "Accept");
+    const wanted = accepts(c, {
+      header: "Accept",
+      supports: ["application/json", "text/html"],
+      default: "application/json",
+    });
+    if (wanted !== "text/html") return c.json(INDEX, 200);
+    const competitions = (await listCompetitions(sql(), first(PAGE_ITEMS))).map((r) => r.item);
+    return (await page(c, <HomePage competitions={competitions} />)) as never;
+  });
+
+  app.get("/search", limited, async (c) => {
+    const asked = (c.req.query("q") ?? "").trim().slice(0, 100);
+    const query = storable(asked) ? asked : "";
+    const named = { ...first(SEARCH_ITEMS), name: query };
+    const [participants, competitors, competitions] = query
+      ? await Promise.all([
+          listParticipants(sql(), named),
+          listCompetitors(sql(), named),
+          listCompetitions(sql(), named),
+        ])
+      : [[], [], []];
+    const items = <T,>(rows: { item: T }[]) => rows.map((r) => r.item);
+    return page(
+      c,
+      <SearchPage
+        query={query}
+        participants={items(participants)}
+        competitors={items(competitors)}
+        competitions={items(competitions)}
+      />,
+    );
+  });
+
+  app.get("/competitions/:competitionId", limited, async (c) => {
+    const competitionId = idOf(c, "competitionId");
+    const competition = competitionId && (await findCompetition(sql(), competitionId));
+    if (!competition) return notFound(c, "competition");
+    const seasons = await listSeasons(sql(), { competitionId, direction: "desc", take: PAGE_ITEMS });
+    return page(c, <CompetitionPage competition={competition} seasons={seasons.map((r) => r.item)} />);
+  });
+
+  app.get("/seasons/:seasonId", limited, async (c) => {
+    const seasonId = idOf(c, "seasonId");
+    const season = seasonId && (await findSeason(sql(), seasonId));
+    if (!season) return notFound(c, "season");
+    const fixtures = await listFixtures(sql(), { seasonId }, first(PAGE_ITEMS));
+    return page(c, <SeasonPage season={season} fixtures={fixtures.map((r) => r.item)} />);
+  });
+
+  app.get("/fixtures/:fixtureId", limited, async (c) => {
+    const fixtureId = idOf(c, "fixtureId");
+    if (!fixtureId) return notFound(c, "fixture");
+    const [fixture, statistics] = await Promise.all([
+      findFixture(sql(), fixtureId),
+      loadFixtureStatistics(sql(), fixtureId),
+    ]);
+    if (!fixture) return notFound(c, "fixture");
+    return page(c, <FixturePage fixture={fixture} statistics={statistics?.document ?? null} />);
+  });
+
+  app.get("/participants/:participantId", limited, async (c) => {
+    const participantId = idOf(c, "participantId");
+    const participant = participantId && (await findParticipant(sql(), participantId));
+    if (!participant) return notFound(c, "player");
+    const aggregates = await participantAggregates(sql(), participant, {});
+    return page(c, <ParticipantPage participant={participant} aggregates={aggregates} />);
+  });
+}

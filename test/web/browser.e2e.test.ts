@@ -1,0 +1,141 @@
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/http/logging.js";
+import { createHttpServer } from "../../src/http/server.js";
+import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
+import { SAMPLE } from "../../src/ingest/sample-ids.js";
+import { SAMPLE_DIRECTORY } from "../../src/ingest/samples.js";
+import { type AccountApi, openAccountApi } from "../support/account-api.js";
+
+/**
+ * The web UI in a real browser (Debian's Chromium, driven by playwright-core; nothing
+ * downloads a browser): every page renders the sample matches, a reader gets from the home
+ * page's search to a player, axe finds no serious accessibility violation, and each page
+ * is written as a screenshot to test-results/screenshots/.
+ */
+const CHROMIUM = "/usr/bin/chromium";
+const SCREENSHOTS = path.resolve("test-results/screenshots");
+const AXE = readFileSync(path.resolve("node_modules/axe-core/axe.min.js"), "utf8");
+/** The issue's budget per page. */
+const MAX_PAGE_BYTES = 150 * 1024;
+
+let a: AccountApi;
+let server: Server;
+let browser: Browser;
+let base: string;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; .ci/run does)`);
+  a = await openAccountApi();
+  const imported = await importCricsheet(a.world.store, [SAMPLE_DIRECTORY]);
+  expect(imported.failed).toEqual([]);
+  await a.world.catchUp();
+  server = createHttpServer(a.app, createLogger("silent"));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+  await a?.close();
+});
+
+/** Opens a page (axe may run in it: its policy is bypassed for the test's script alone). */
+async function open(target: string): Promise<{ page: Page; status: number; bytes: number }> {
+  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const response = await page.goto(`${base}${target}`);
+  if (!response) throw new Error(`no answer for ${target}`);
+  return { page, status: response.status(), bytes: (await response.body()).length };
+}
+
+/** axe-core's serious and critical violations of WCAG 2 A/AA on the page. */
+async function seriousViolations(page: Page) {
+  await page.addScriptTag({ content: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as {
+        axe: { run(options: object): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
+      }
+    ).axe;
+    return (await axe.run({ runOnly: ["wcag2a", "wcag2aa", "wcag21aa"] })).violations;
+  });
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.nodes.length})`);
+}
+
+const PAGES: [name: string, target: string, shows: string][] = [
+  ["home", "/", "Indian Premier League"],
+  ["search", "/search?q=kohli", "V Kohli"],
+  ["competition", `/competitions/${SAMPLE.competitionId}`, "Seasons"],
+  ["season", `/seasons/${SAMPLE.seasonId}`, "Royal Challengers Bangalore v Sunrisers Hyderabad"],
+  ["fixture", `/fixtures/${SAMPLE.fixtureId}`, "Sunrisers Hyderabad won by 8 runs"],
+  ["participant", `/participants/${SAMPLE.participantId}`, "V Kohli"],
+  ["not-found", "/fixtures/no-such-fixture", "No such fixture"],
+];
+
+describe("the web UI in Chromium", () => {
+  for (const [name, target, shows] of PAGES) {
+    it(`renders ${name} (${target}) within budget, with no serious accessibility violation`, async () => {
+      const { page, status, bytes } = await open(target);
+      expect(status).toBe(name === "not-found" ? 404 : 200);
+      expect(bytes).toBeLessThan(MAX_PAGE_BYTES);
+      await expect(page.getByText(shows, { exact: false }).first().isVisible()).resolves.toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+      await page.context().close();
+    });
+  }
+
+  it("draws the fixture's worm and Manhattan, with a scorecard for each innings", async () => {
+    const { page } = await open(`/fixtures/${SAMPLE.fixtureId}`);
+    expect(await page.locator("figure.chart svg").count()).toBe(2);
+    expect(await page.locator("figure.chart polyline").count()).toBe(2); // a worm line an innings
+    expect(await page.locator("figure.chart rect").count()).toBe(40); // twenty overs each
+    expect(await page.locator("table caption", { hasText: "Batting" }).count()).toBe(2);
+    const kohli = page.locator("tr", { has: page.locator("th a", { hasText: /^V Kohli$/ }) }).first();
+    await expect(kohli.textContent()).resolves.toMatch(/b BB Sran/);
+    await page.context().close();
+  });
+
+  it("takes a reader from the home page's search to a player's career, without a script", async () => {
+    const { page } = await open("/");
+    await page.getByLabel("Search players, teams and competitions").fill("kohli");
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.getByRole("link", { name: "V Kohli" }).click();
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("V Kohli");
+    await expect(
+      page
+        .getByRole("row", { name: /^Career/ })
+        .first()
+        .textContent(),
+    ).resolves.toMatch(/134/);
+    expect(await page.locator("script").count()).toBe(0);
+    await page.context().close();
+  });
+
+  it("runs every page under a policy that allows no script", async () => {
+    const res = await fetch(`${base}/fixtures/${SAMPLE.fixtureId}`);
+    expect(res.headers.get("content-security-policy")).toMatch(/^default-src 'none'; style-src 'self'/);
+    expect(res.headers.get("content-security-policy")).not.toMatch(/script-src/);
+  });
+});
