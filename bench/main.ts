@@ -7,6 +7,7 @@ import { exportsBenchmark } from "./exports.js";
 import { httpBenchmark } from "./http.js";
 import { importBenchmark } from "./import.js";
 import { importE2eBenchmark } from "./import-e2e.js";
+import { pagesBenchmark } from "./pages.js";
 import { poolBenchmark } from "./pool.js";
 import { projectionBenchmark } from "./projection.js";
 import { provenanceBenchmark } from "./provenance.js";
@@ -36,6 +37,7 @@ const benchmarks: Record<string, () => Promise<Result[]>> = {
   provenance: provenanceBenchmark,
   questions: questionsBenchmark,
   releases: releasesBenchmark,
+  pages: pagesBenchmark,
 };
 
 const requested = process.argv.slice(2);

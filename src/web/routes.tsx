@@ -8,6 +8,7 @@ import { anonymousAccess } from "../http/access.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { SERVICE_NAME } from "../read-api/health.js";
+import { leaderboardReader, MAX_LEADERBOARD_LIMIT } from "../read-api/leaderboards.js";
 import { readModels } from "../read-api/params.js";
 import { loadFixtureStatistics } from "../read-api/queries/fixture-statistics.js";
 import { findFixture, listFixtures } from "../read-api/queries/fixtures.js";
@@ -21,10 +22,12 @@ import {
   listParticipants,
   listSeasons,
 } from "../read-api/queries/reference.js";
+import { METRICS, type Metric } from "../statistics/leaderboards.js";
 import { STYLESHEET_PATH } from "./layout.js";
 import { CompetitionPage } from "./pages/competition.js";
 import { FixturePage } from "./pages/fixture.js";
 import { HomePage } from "./pages/home.js";
+import { type Leaderboard, LeaderboardPage } from "./pages/leaderboard.js";
 import { NotFoundPage } from "./pages/not-found.js";
 import { ParticipantPage } from "./pages/participant.js";
 import { SearchPage } from "./pages/search.js";
@@ -50,6 +53,7 @@ export const WEB_PAGES = [
   "/seasons/:seasonId",
   "/fixtures/:fixtureId",
   "/participants/:participantId",
+  "/seasons/:seasonId/leaderboards/:metric",
 ] as const;
 
 /** Most items a page lists: more than any season has fixtures. */
@@ -170,6 +174,16 @@ export function registerWeb(app: Router, deps: AppDependencies) {
     if (!season) return notFound(c, "season");
     const fixtures = await listFixtures(sql(), { seasonId }, first(PAGE_ITEMS));
     return page(c, <SeasonPage season={season} fixtures={fixtures.map((r) => r.item)} />);
+  });
+
+  const leaderboard = leaderboardReader(deps);
+  app.get("/seasons/:seasonId/leaderboards/:metric", limited, async (c) => {
+    const seasonId = idOf(c, "seasonId");
+    const metric = c.req.param("metric") as Metric;
+    if (!seasonId || !METRICS.includes(metric) || !(await findSeason(sql(), seasonId)))
+      return notFound(c, "leaderboard");
+    const { body } = await leaderboard({ scope: "season", scopeId: seasonId, metric, limit: MAX_LEADERBOARD_LIMIT });
+    return page(c, <LeaderboardPage board={JSON.parse(body) as Leaderboard} seasonId={seasonId} />);
   });
 
   app.get("/fixtures/:fixtureId", limited, async (c) => {

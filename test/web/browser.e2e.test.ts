@@ -90,6 +90,7 @@ const PAGES: [name: string, target: string, shows: string][] = [
   ["season", `/seasons/${SAMPLE.seasonId}`, "Royal Challengers Bangalore v Sunrisers Hyderabad"],
   ["fixture", `/fixtures/${SAMPLE.fixtureId}`, "Sunrisers Hyderabad won by 8 runs"],
   ["participant", `/participants/${SAMPLE.participantId}`, "V Kohli"],
+  ["leaderboard", `/seasons/${SAMPLE.seasonId}/leaderboards/most_runs`, "Qualification"],
   ["not-found", "/fixtures/no-such-fixture", "No such fixture"],
 ];
 
@@ -131,6 +132,20 @@ describe("the web UI in Chromium", () => {
     ).resolves.toMatch(/134/);
     expect(await page.locator("script").count()).toBe(0);
     await page.context().close();
+  });
+
+  it("ranks a season's players as the leaderboard API does, and links the other metrics", async () => {
+    const api = (await (
+      await fetch(`${base}/api/v1/statistics/leaderboards?scope=season&seasonId=${SAMPLE.seasonId}&metric=most_runs&limit=50`)
+    ).json()) as { data: { rank: number; participantName: string; value: number }[] };
+    const { page } = await open(`/seasons/${SAMPLE.seasonId}/leaderboards/most_runs`);
+    const rows = await page.locator("tbody tr").allTextContents();
+    expect(rows.length).toBe(api.data.length);
+    expect(rows[0]).toBe(`${api.data[0]?.rank}${api.data[0]?.participantName}${api.data[0]?.value}`);
+    await page.getByRole("link", { name: "Most wickets" }).click();
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toMatch(/^Most wickets/);
+    await page.context().close();
+    expect((await fetch(`${base}/seasons/${SAMPLE.seasonId}/leaderboards/most_ducks`)).status).toBe(404);
   });
 
   it("runs every page under a policy that allows no script", async () => {

@@ -33,6 +33,10 @@ export function SeasonPage({ season, fixtures }: { season: Season; fixtures: rea
       <p class="lede">
         {season.fixtureCount} fixtures, {season.startDate} to {season.endDate}
       </p>
+      <p>
+        Leaderboards: <a href={`/seasons/${season.seasonId}/leaderboards/most_runs`}>most runs</a>,{" "}
+        <a href={`/seasons/${season.seasonId}/leaderboards/most_wickets`}>most wickets</a> and more.
+      </p>
       <div class="table-wrap">
         <table>
           <thead>
