@@ -22,6 +22,9 @@ export const TTL_SECONDS = {
 /** Provider calls ask for points to 4 decimals (about 11 m, far finer than any weather grid), so nearby asks share an answer. */
 const gridPoint = (degrees: number) => Math.round(degrees * 10_000) / 10_000;
 
+const dayKey = (source: WeatherSource, lat: number, lon: number, date: string) =>
+  `weather:v1:${source}:${lat}:${lon}:${date}`;
+
 export type WeatherOptions = {
   provider: WeatherProvider;
   /** Shared by every instance when it is Redis (weatherCache). */
@@ -48,7 +51,7 @@ export class Weather {
     const source = this.sourceOf(date);
     if (!source) return null;
     const [lat, lon] = [gridPoint(latitude), gridPoint(longitude)];
-    const { value } = await this.cached(`weather:v1:${source}:${lat}:${lon}:${date}`, 0, async () => {
+    const { value } = await this.cached(dayKey(source, lat, lon, date), 0, async () => {
       const day = await this.options.provider.daily(source, lat, lon, date);
       const ttlSeconds =
         source === "forecast"
@@ -59,6 +62,19 @@ export class Weather {
       return { value: JSON.stringify(day), cacheable: true, ttlSeconds };
     });
     return { date, latitude, longitude, ...(JSON.parse(value) as DailyWeather) };
+  }
+
+  /**
+   * The day's weather if an earlier ask left it in the cache, without asking the provider:
+   * for a page that must not wait on it. undefined when it is not there (or the cache fails).
+   */
+  async cachedDay(latitude: number, longitude: number, date: string): Promise<WeatherResult | undefined> {
+    const source = this.sourceOf(date);
+    if (!source) return undefined;
+    const value = await this.options.cache
+      .get(dayKey(source, gridPoint(latitude), gridPoint(longitude), date))
+      .catch(() => undefined);
+    return value === undefined ? undefined : { date, latitude, longitude, ...(JSON.parse(value) as DailyWeather) };
   }
 
   /** The places a name matches, best first. */

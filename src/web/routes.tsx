@@ -194,7 +194,13 @@ export function registerWeb(app: Router, deps: AppDependencies) {
       loadFixtureStatistics(sql(), fixtureId),
     ]);
     if (!fixture) return notFound(c, "fixture");
-    return page(c, <FixturePage fixture={fixture} statistics={statistics?.document ?? null} />);
+    // Only what an earlier ask cached: a page never waits on the weather provider.
+    const { latitude, longitude } = fixture.venue ?? {};
+    const weather =
+      latitude != null && longitude != null
+        ? await deps.weather?.cachedDay(latitude, longitude, fixture.startDate)
+        : undefined;
+    return page(c, <FixturePage fixture={fixture} statistics={statistics?.document ?? null} weather={weather} />);
   });
 
   app.get("/participants/:participantId", limited, async (c) => {

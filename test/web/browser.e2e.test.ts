@@ -136,7 +136,9 @@ describe("the web UI in Chromium", () => {
 
   it("ranks a season's players as the leaderboard API does, and links the other metrics", async () => {
     const api = (await (
-      await fetch(`${base}/api/v1/statistics/leaderboards?scope=season&seasonId=${SAMPLE.seasonId}&metric=most_runs&limit=50`)
+      await fetch(
+        `${base}/api/v1/statistics/leaderboards?scope=season&seasonId=${SAMPLE.seasonId}&metric=most_runs&limit=50`,
+      )
     ).json()) as { data: { rank: number; participantName: string; value: number }[] };
     const { page } = await open(`/seasons/${SAMPLE.seasonId}/leaderboards/most_runs`);
     const rows = await page.locator("tbody tr").allTextContents();
@@ -146,6 +148,27 @@ describe("the web UI in Chromium", () => {
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toMatch(/^Most wickets/);
     await page.context().close();
     expect((await fetch(`${base}/seasons/${SAMPLE.seasonId}/leaderboards/most_ducks`)).status).toBe(404);
+  });
+
+  it("shows the fixture's weather once an ask has fetched it, and never asks the provider itself", async () => {
+    const fixturePage = `/fixtures/${SAMPLE.fixtureId}`;
+    const before = await open(fixturePage);
+    expect(await before.page.getByText("Weather", { exact: true }).count()).toBe(0);
+    await before.page.context().close();
+    expect(a.weatherProvider.requests).toHaveLength(0);
+
+    a.weatherProvider.placesFor("Bangalore", [
+      { id: 1277333, name: "Bangalore", latitude: 12.97194, longitude: 77.59369, country: "India" },
+    ]);
+    const asked = await fetch(`${base}/api/v1/fixtures/${SAMPLE.fixtureId}/weather`);
+    expect(((await asked.json()) as { data: { availability: string } }).data.availability).toBe("available");
+    const calls = a.weatherProvider.requests.length;
+    const { page } = await open(fixturePage);
+    await expect(page.locator("dd", { hasText: "°C high" }).textContent()).resolves.toMatch(
+      /^32\.1 °C high, 26\.3 °C low, 0 mm rain, wind up to 14\.9 km\/h \(Weather data by Open-Meteo\.com\)$/,
+    );
+    expect(a.weatherProvider.requests).toHaveLength(calls);
+    await page.context().close();
   });
 
   it("runs every page under a policy that allows no script", async () => {

@@ -1,5 +1,6 @@
 import type { FixtureDetail } from "../../read-api/schemas/fixture.js";
 import type { FixtureStatisticsDocument, InningsStatistic } from "../../read-api/schemas/fixture-statistics.js";
+import type { WeatherResult } from "../../weather/weather.js";
 import { Manhattan, Worm } from "../charts.js";
 import { Layout } from "../layout.js";
 import { resultOf } from "./season.js";
@@ -142,13 +143,30 @@ const COMPLETENESS: Record<string, string> = {
   complete: "Complete: every ball of the match is recorded",
 };
 
-/** A fixture: who, where, when, the result, the charts, and each innings' scorecard. */
+const value = (n: number | null, unit: string) => (n === null ? "–" : `${n} ${unit}`);
+
+/** The day's weather at the ground, credited as its licence asks. */
+function Weather({ weather }: { weather: WeatherResult }) {
+  return (
+    <>
+      <dt>Weather</dt>
+      <dd>
+        {`${value(weather.temperatureMax, "°C")} high, ${value(weather.temperatureMin, "°C")} low, ${value(weather.precipitationSum, "mm")} rain, wind up to ${value(weather.windSpeedMax, "km/h")}`}{" "}
+        (<a href="https://open-meteo.com/">Weather data by Open-Meteo.com</a>)
+      </dd>
+    </>
+  );
+}
+
+/** A fixture: who, where, when, the weather when it is known, the result, the charts, and each innings' scorecard. */
 export function FixturePage({
   fixture,
   statistics,
+  weather,
 }: {
   fixture: FixtureDetail;
   statistics: FixtureStatisticsDocument | null;
+  weather: WeatherResult | undefined;
 }) {
   const title = fixture.competitors.map((c) => c.name).join(" v ");
   const state = statistics?.completeness.state;
@@ -171,6 +189,7 @@ export function FixturePage({
             <dd>{[fixture.venue.name, fixture.venue.city].filter(Boolean).join(", ")}</dd>
           </>
         ) : null}
+        {weather ? <Weather weather={weather} /> : null}
         {fixture.stage ? (
           <>
             <dt>Stage</dt>
