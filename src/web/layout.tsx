@@ -28,6 +28,9 @@ export function Layout({ title, children }: { title: string; children: Child }) 
                   <a href="/search">Search</a>
                 </li>
                 <li>
+                  <a href="/releases">Releases</a>
+                </li>
+                <li>
                   <a href="/docs">API reference</a>
                 </li>
               </ul>

@@ -22,6 +22,7 @@ import {
   listParticipants,
   listSeasons,
 } from "../read-api/queries/reference.js";
+import { listReleases } from "../releases/queries.js";
 import { METRICS, type Metric } from "../statistics/leaderboards.js";
 import { STYLESHEET_PATH } from "./layout.js";
 import { CompetitionPage } from "./pages/competition.js";
@@ -30,6 +31,7 @@ import { HomePage } from "./pages/home.js";
 import { type Leaderboard, LeaderboardPage } from "./pages/leaderboard.js";
 import { NotFoundPage } from "./pages/not-found.js";
 import { ParticipantPage } from "./pages/participant.js";
+import { ReleasesPage } from "./pages/releases.js";
 import { SearchPage } from "./pages/search.js";
 import { SeasonPage } from "./pages/season.js";
 
@@ -54,6 +56,7 @@ export const WEB_PAGES = [
   "/fixtures/:fixtureId",
   "/participants/:participantId",
   "/seasons/:seasonId/leaderboards/:metric",
+  "/releases",
 ] as const;
 
 /** Most items a page lists: more than any season has fixtures. */
@@ -201,6 +204,11 @@ export function registerWeb(app: Router, deps: AppDependencies) {
         ? await deps.weather?.cachedDay(latitude, longitude, fixture.startDate)
         : undefined;
     return page(c, <FixturePage fixture={fixture} statistics={statistics?.document ?? null} weather={weather} />);
+  });
+
+  app.get("/releases", limited, async (c) => {
+    const releases = await listReleases(sql(), { take: PAGE_ITEMS });
+    return page(c, <ReleasesPage releases={releases} />);
   });
 
   app.get("/participants/:participantId", limited, async (c) => {

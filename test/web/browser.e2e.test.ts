@@ -10,6 +10,7 @@ import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
 import { SAMPLE } from "../../src/ingest/sample-ids.js";
 import { SAMPLE_DIRECTORY } from "../../src/ingest/samples.js";
 import { type AccountApi, openAccountApi } from "../support/account-api.js";
+import { aPublishedRelease } from "../support/releases.js";
 
 /**
  * The web UI in a real browser (Debian's Chromium, driven by playwright-core; nothing
@@ -168,6 +169,25 @@ describe("the web UI in Chromium", () => {
       /^32\.1 °C high, 26\.3 °C low, 0 mm rain, wind up to 14\.9 km\/h \(Weather data by Open-Meteo\.com\)$/,
     );
     expect(a.weatherProvider.requests).toHaveLength(calls);
+    await page.context().close();
+  });
+
+  it("lists the published releases with their downloads and checksums", async () => {
+    const none = await open("/releases");
+    await expect(none.page.getByText("No release is published yet.").isVisible()).resolves.toBe(true);
+    await none.page.context().close();
+    const admin = await a.anAdmin();
+    await aPublishedRelease(a, admin.token, "1.0.0");
+    const metadata = (await (await fetch(`${base}/api/v1/dataset-releases/1.0.0`)).json()) as {
+      data: { sha256: string; artifactUrl: string };
+    };
+    const { page } = await open("/releases");
+    const row = page.locator("tbody tr").first();
+    await expect(row.locator("th").textContent()).resolves.toBe("1.0.0");
+    await expect(row.locator("code").textContent()).resolves.toBe(metadata.data.sha256);
+    await expect(row.getByRole("link").getAttribute("href")).resolves.toBe(metadata.data.artifactUrl);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "releases.png"), fullPage: true });
     await page.context().close();
   });
 

@@ -1,0 +1,56 @@
+import { artifactPath } from "../../release-api/schemas.js";
+import type { Release } from "../../releases/queries.js";
+import { Layout } from "../layout.js";
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** The published dataset releases, newest first: what each holds, and its download with its checksum. */
+export function ReleasesPage({ releases }: { releases: readonly Release[] }) {
+  return (
+    <Layout title="Dataset releases">
+      <h1>Dataset releases</h1>
+      <p class="lede">
+        Immutable snapshots of everything published, as one canonical JSON file each: the same version always downloads
+        the same bytes, which its SHA-256 covers.
+      </p>
+      {releases.length === 0 ? (
+        <p class="empty">No release is published yet.</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Version</th>
+                <th scope="col">Published</th>
+                <th scope="col">Fixtures</th>
+                <th scope="col">Deliveries</th>
+                <th scope="col">Download</th>
+                <th scope="col" class="text">
+                  SHA-256
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {releases.map((r) => (
+                <tr>
+                  <th scope="row">{r.version}</th>
+                  <td>{r.createdAt.toISOString().slice(0, 10)}</td>
+                  <td>{r.scope.counts.fixtures.toLocaleString("en-US")}</td>
+                  <td>{r.scope.counts.deliveries.toLocaleString("en-US")}</td>
+                  <td>
+                    <a href={artifactPath(r.version)} download>
+                      {megabytes(r.byteLength)}
+                    </a>
+                  </td>
+                  <td class="text">
+                    <code>{r.sha256}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Layout>
+  );
+}
