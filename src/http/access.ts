@@ -2,6 +2,7 @@ import { hash } from "node:crypto";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
+import { API_KEY_PREFIX_PATTERN } from "../../streams/consumer.js";
 import { parseApiKey } from "../consumers/api-key.js";
 import { type ActiveKey, findActiveKey } from "../consumers/queries.js";
 import type { Admission } from "../limits/fixed-window.js";
@@ -28,8 +29,9 @@ export const API_KEY_HEADER = "X-API-Key";
 const keyRefused = () => new ApiError("API_KEY_UNAUTHORIZED", "A valid API key is required in the X-API-Key header");
 
 /** `Authorization: Bearer ck_…` (or any scheme): an API key sent where a token goes. */
+const API_KEY_IN_TEXT = new RegExp(`^(\\S+\\s+)?${API_KEY_PREFIX_PATTERN}_`);
 export const looksLikeApiKey = (credential: string | undefined) =>
-  credential !== undefined && /^(\S+\s+)?ck_/.test(credential.trim());
+  credential !== undefined && API_KEY_IN_TEXT.test(credential.trim());
 
 /** The slip is answered, never ignored: ignored, the request would be served as anonymous and limited as such. */
 const keyInAuthorization = () =>

@@ -70,7 +70,7 @@ function sharedStatuses(t: Traits): Record<string, string> {
   }
   if (t.keyed) {
     statuses[401] =
-      "API_KEY_UNAUTHORIZED: an X-API-Key that is malformed, unknown or revoked, or none where one is required (`WWW-Authenticate: ApiKey`)";
+      "API_KEY_UNAUTHORIZED: an X-API-Key that is malformed, unknown or revoked, none where one is required, or a key sent in Authorization instead (`WWW-Authenticate: ApiKey`)";
     statuses[429] =
       "RATE_LIMIT_EXCEEDED: the minute window is used up; QUOTA_EXCEEDED: the consumer's daily quota is. With Retry-After";
   }
@@ -130,7 +130,7 @@ function withExample(status: string, response: Response): Response {
   const code = Number(status) >= 400 && json && !json.example ? exampleCode(status, response.description) : undefined;
   if (!json || !code) return response;
   const meaning =
-    (response.description.split(`${code}: `)[1] ?? response.description).split(/[;(]|\. /)[0]?.trim() ?? code;
+    (response.description.split(`${code}: `)[1] ?? response.description).split(/; |\. /)[0]?.trim() ?? code;
   const message = `${meaning[0]?.toUpperCase()}${meaning.slice(1)}`.replace(/[.,:]$/, "");
   return { ...response, content: { "application/json": { ...json, example: { error: { code, message } } } } };
 }

@@ -9,7 +9,7 @@ import type { InningsStatistic } from "../read-api/schemas/fixture-statistics.js
 
 const WIDTH = 640;
 const HEIGHT = 260;
-const PAD = { left: 40, right: 12, top: 30, bottom: 32 };
+const PAD = { left: 40, right: 12, top: 40, bottom: 32 };
 const PLOT_W = WIDTH - PAD.left - PAD.right;
 const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
 /** Innings colours, distinguishable in greyscale and by most colour-blind readers; dashes tell them apart too. */
@@ -59,7 +59,8 @@ function Axes({ maxX, maxY, xLabel, yLabel }: { maxX: number; maxY: number; xLab
   );
 }
 
-const inningsName = (i: InningsStatistic) => `${i.battingCompetitor.name ?? "?"}${i.superOver ? " (super over)" : ""}`;
+const inningsName = (i: InningsStatistic) =>
+  `${i.battingCompetitor.name ?? "Unknown team"}${i.superOver ? " (super over)" : ""}`;
 
 function Legend({ innings }: { innings: readonly InningsStatistic[] }) {
   return (
@@ -67,7 +68,7 @@ function Legend({ innings }: { innings: readonly InningsStatistic[] }) {
       {innings.map((i, n) => {
         const series = SERIES[n % SERIES.length] ?? SERIES[0];
         return (
-          <g transform={`translate(${PAD.left + n * 230} 14)`}>
+          <g transform={`translate(${PAD.left + (n % 2) * 280} ${10 + Math.floor(n / 2) * 16})`}>
             <line
               x1={0}
               x2={18}
@@ -126,6 +127,9 @@ export function Worm({ innings }: { innings: readonly InningsStatistic[] }) {
     </figure>
   );
 }
+
+/** Whether a Manhattan says anything: one or two innings a side would crowd it past reading (a Test's four). */
+export const hasManhattan = (innings: readonly InningsStatistic[]) => innings.filter((i) => !i.superOver).length <= 2;
 
 /** The Manhattan: runs in each over, innings side by side, wickets marked above the bar. */
 export function Manhattan({ innings }: { innings: readonly InningsStatistic[] }) {

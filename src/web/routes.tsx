@@ -7,6 +7,7 @@ import { storable } from "../../streams/shared.js";
 import { anonymousAccess } from "../http/access.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
+import { errorResponses } from "../http/errors.js";
 import { SERVICE_NAME } from "../read-api/health.js";
 import { leaderboardReader, MAX_LEADERBOARD_LIMIT } from "../read-api/leaderboards.js";
 import { readModels } from "../read-api/params.js";
@@ -68,7 +69,7 @@ const indexSchema = z
     service: z.string().openapi({ example: SERVICE_NAME }),
     description: z.string(),
     links: z.object({
-      api: z.string().openapi({ example: "/api/v1" }),
+      competitions: z.string().openapi({ example: "/api/v1/competitions" }),
       documentation: z.string().openapi({ example: "/docs" }),
       contract: z.string().openapi({ example: "/openapi.yaml" }),
       health: z.string().openapi({ example: "/api/v1/health" }),
@@ -80,7 +81,7 @@ const INDEX = {
   service: SERVICE_NAME,
   description: "Ball-by-ball cricket data, published read-only, and statistics derived from it.",
   links: {
-    api: "/api/v1",
+    competitions: "/api/v1/competitions",
     documentation: "/docs",
     contract: "/openapi.yaml",
     health: "/api/v1/health",
@@ -94,7 +95,7 @@ const homeRoute = createRoute({
   operationId: "getHome",
   summary: "The front door: the web UI's home page, or an index of the API",
   description:
-    "By `Accept`: a browser (`text/html` preferred) gets the web UI's home page (search, competitions); any other client a small JSON index linking the API, its reference, the contract and the health check. Answers `Vary: Accept`.",
+    "By `Accept`: a browser (`text/html` preferred) gets the web UI's home page (search, competitions; any query is ignored, as links carry tracking parameters); any other client a small JSON index linking the first collection of the API, its reference, the contract and the health check. Answers `Vary: Accept`. The anonymous read limits apply.",
   ...implemented,
   security: [],
   responses: {
@@ -102,6 +103,7 @@ const homeRoute = createRoute({
       description: "The home page or the index",
       content: { "application/json": { schema: indexSchema }, "text/html": { schema: { type: "string" } } },
     },
+    ...errorResponses(429, 503),
   },
 });
 
@@ -128,20 +130,25 @@ export function registerWeb(app: Router, deps: AppDependencies) {
     c.body(STYLESHEET, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=3600" }),
   );
 
-  app.openapi({ ...homeRoute, middleware: [limited] }, async (c) => {
+  // A browser's home page takes any query (links carry tracking parameters); the JSON index is an operation, held to its conventions.
+  app.get("/", limited, async (c, next) => {
     c.header("Vary", "Accept");
     const wanted = accepts(c, {
       header: "Accept",
       supports: ["application/json", "text/html"],
       default: "application/json",
     });
-    if (wanted !== "text/html") return c.json(INDEX, 200);
+    if (wanted !== "text/html") return next();
     const competitions = (await listCompetitions(sql(), first(PAGE_ITEMS))).map((r) => r.item);
-    return (await page(c, <HomePage competitions={competitions} />)) as never;
+    return page(c, <HomePage competitions={competitions} />);
   });
+  app.openapi(homeRoute, (c) => c.json(INDEX, 200));
 
   app.get("/search", limited, async (c) => {
-    const asked = (c.req.query("q") ?? "").trim().slice(0, 100);
+    // Cut on a code point, never inside a surrogate pair (which would be text no query can hold).
+    const asked = Array.from((c.req.query("q") ?? "").trim())
+      .slice(0, 100)
+      .join("");
     const query = storable(asked) ? asked : "";
     const named = { ...first(SEARCH_ITEMS), name: query };
     const [participants, competitors, competitions] = query

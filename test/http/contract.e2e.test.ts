@@ -42,14 +42,15 @@ describe("the published contract and the running routes", () => {
     key: `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`,
     status: operation["x-implementation-status"],
   }));
-  // The web UI's pages are for people, not operations (but for `/`, which negotiates): outside the contract and /api.
-  const pages = new Set<string>(WEB_PAGES);
-  const registered = new Set(
-    app.routes.filter((r) => r.method !== "ALL" && !pages.has(r.path)).map((r) => `${r.method} ${r.path}`),
-  );
+  // The web UI's pages are for people, not operations (but for `/`, which negotiates): GETs outside the contract and /api.
+  const pages = new Set(WEB_PAGES.map((path) => `GET ${path}`));
+  const routes = app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`);
+  const registered = new Set(routes.filter((route) => !pages.has(route)));
 
-  it("keeps the web UI's pages out of /api", () => {
+  it("serves every page of the web UI by GET, outside /api and outside the document", () => {
+    expect([...pages].filter((page) => !routes.includes(page))).toEqual([]);
     expect(WEB_PAGES.filter((path) => path.startsWith("/api"))).toEqual([]);
+    expect(documented.filter((d) => pages.has(d.key))).toEqual([]);
   });
 
   it("documents every registered route as an implemented operation", () => {

@@ -8,8 +8,9 @@ const CHROMIUM = "/usr/bin/chromium";
 if (!existsSync(CHROMIUM)) {
   const root = process.getuid?.() === 0;
   if (!root || !existsSync("/usr/bin/apt-get")) {
-    console.error(`The browser tests need Debian's chromium at ${CHROMIUM}: sudo apt-get install chromium`);
-    process.exit(1);
+    // The other suites need no browser: let them run; the browser suite fails saying the same.
+    console.warn(`The browser tests need Debian's chromium at ${CHROMIUM}: sudo apt-get install chromium`);
+    process.exit(0);
   }
   console.log("Installing Debian's chromium for the browser tests (once)…");
   const apt = (...args) =>

@@ -6,6 +6,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/http/logging.js";
 import { createHttpServer } from "../../src/http/server.js";
+import { cricsheetIds } from "../../src/ingest/cricsheet/ids.js";
 import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
 import { SAMPLE } from "../../src/ingest/sample-ids.js";
 import { SAMPLE_DIRECTORY } from "../../src/ingest/samples.js";
@@ -92,6 +93,7 @@ const PAGES: [name: string, target: string, shows: string][] = [
   ["fixture", `/fixtures/${SAMPLE.fixtureId}`, "Sunrisers Hyderabad won by 8 runs"],
   ["participant", `/participants/${SAMPLE.participantId}`, "V Kohli"],
   ["leaderboard", `/seasons/${SAMPLE.seasonId}/leaderboards/most_runs`, "Qualification"],
+  ["test-match", `/fixtures/${cricsheetIds.fixture("1322356")}`, "New Zealand won by 1 run"],
   ["not-found", "/fixtures/no-such-fixture", "No such fixture"],
 ];
 
@@ -188,6 +190,39 @@ describe("the web UI in Chromium", () => {
     await expect(row.getByRole("link").getAttribute("href")).resolves.toBe(metadata.data.artifactUrl);
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(SCREENSHOTS, "releases.png"), fullPage: true });
+    await page.context().close();
+  });
+
+  it("draws a Test's four innings in the worm, keeping the legend in the chart, and no crowded Manhattan", async () => {
+    const { page } = await open(`/fixtures/${cricsheetIds.fixture("1322356")}`);
+    expect(await page.locator("figure.chart polyline").count()).toBe(4);
+    expect(await page.locator("figure.chart").count()).toBe(1);
+    type Box = { getBoundingClientRect(): { right: number } };
+    const chart = page.locator("figure.chart svg");
+    const chartRight = await chart.evaluate((svg) => (svg as unknown as Box).getBoundingClientRect().right);
+    const legend = await page
+      .locator("figure.chart svg > g:last-child text")
+      .evaluateAll((texts) => texts.map((t) => (t as unknown as Box).getBoundingClientRect().right));
+    expect(legend).toHaveLength(4);
+    for (const right of legend) expect(right).toBeLessThanOrEqual(chartRight);
+    await page.context().close();
+  });
+
+  it("opens the home page for a browser whatever the query (links carry tracking parameters), the index stays strict", async () => {
+    const browserAsk = await fetch(`${base}/?utm_source=newsletter&fbclid=x`, { headers: { accept: "text/html" } });
+    expect(browserAsk.status).toBe(200);
+    expect(browserAsk.headers.get("content-type")).toMatch(/^text\/html/);
+    const clientAsk = await fetch(`${base}/?utm_source=newsletter`);
+    expect(clientAsk.status).toBe(400);
+    expect((await fetch(`${base}/`)).headers.get("vary")).toBe("Accept");
+  });
+
+  it("searches with text cut on a whole character, an emoji never split", async () => {
+    const query = `kohli${"🏏".repeat(60)}`;
+    const { page } = await open(`/search?q=${encodeURIComponent(query)}`);
+    await expect(page.getByLabel("Search players, teams and competitions").inputValue()).resolves.toBe(
+      Array.from(query).slice(0, 100).join(""),
+    );
     await page.context().close();
   });
 

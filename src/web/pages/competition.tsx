@@ -1,5 +1,6 @@
 import type { Competition, Season } from "../../read-api/schemas/reference.js";
 import { Layout } from "../layout.js";
+import { seasonPage } from "../paths.js";
 
 /** A competition and its seasons, newest first. */
 export function CompetitionPage({ competition, seasons }: { competition: Competition; seasons: readonly Season[] }) {
@@ -9,9 +10,9 @@ export function CompetitionPage({ competition, seasons }: { competition: Competi
       {competition.alternativeNames.length > 0 ? (
         <p class="lede">Also known as {competition.alternativeNames.join(", ")}</p>
       ) : null}
-      <h2>Seasons</h2>
       <div class="table-wrap">
         <table>
+          <caption>Seasons</caption>
           <thead>
             <tr>
               <th scope="col">Season</th>
@@ -24,7 +25,7 @@ export function CompetitionPage({ competition, seasons }: { competition: Competi
             {seasons.map((s) => (
               <tr>
                 <td>
-                  <a href={`/seasons/${s.seasonId}`}>{s.name}</a>
+                  <a href={seasonPage(s.seasonId)}>{s.name}</a>
                 </td>
                 <td>{s.startDate ?? "–"}</td>
                 <td>{s.endDate ?? "–"}</td>

@@ -1,8 +1,9 @@
 import type { FixtureDetail } from "../../read-api/schemas/fixture.js";
 import type { FixtureStatisticsDocument, InningsStatistic } from "../../read-api/schemas/fixture-statistics.js";
 import type { WeatherResult } from "../../weather/weather.js";
-import { Manhattan, Worm } from "../charts.js";
+import { hasManhattan, Manhattan, Worm } from "../charts.js";
 import { Layout } from "../layout.js";
+import { apiPath, competitionPage, participantPage, seasonPage } from "../paths.js";
 import { resultOf } from "./season.js";
 
 const Col = ({ children, text = false }: { children: string; text?: boolean }) => (
@@ -32,7 +33,7 @@ function Batting({ innings }: { innings: InningsStatistic }) {
           {batting.lines.map((line) => (
             <tr>
               <th scope="row" class="text">
-                <a href={`/participants/${line.participantId}`}>{line.name}</a>
+                <a href={participantPage(line.participantId)}>{line.name}</a>
               </th>
               <td class="text how">{line.howOut}</td>
               <td>{line.runs}</td>
@@ -45,13 +46,17 @@ function Batting({ innings }: { innings: InningsStatistic }) {
         </tbody>
         <tfoot>
           <tr>
-            <td class="text">Extras</td>
+            <th scope="row" class="text">
+              Extras
+            </th>
             <td class="text how">{`(b ${extras.byes}, lb ${extras.legByes}, w ${extras.wides}, nb ${extras.noBalls}${extras.penalty ? `, pen ${extras.penalty}` : ""})`}</td>
             <td>{extras.total}</td>
             <td colspan={4} />
           </tr>
           <tr>
-            <td class="text">Total</td>
+            <th scope="row" class="text">
+              Total
+            </th>
             <td class="text how">{`${total.wickets} wickets, ${total.overs} overs, ${total.runRate?.toFixed(2) ?? "–"} an over`}</td>
             <td>{total.runs}</td>
             <td colspan={4} />
@@ -85,7 +90,7 @@ function Bowling({ innings }: { innings: InningsStatistic }) {
           {innings.bowling.lines.map((line) => (
             <tr>
               <th scope="row" class="text">
-                <a href={`/participants/${line.participantId}`}>{line.name}</a>
+                <a href={participantPage(line.participantId)}>{line.name}</a>
               </th>
               <td>{line.overs}</td>
               <td>{line.maidens}</td>
@@ -111,7 +116,7 @@ function FallAndStands({ innings }: { innings: InningsStatistic }) {
       {wickets.length > 0 ? (
         <p>
           <strong>Fall of wickets: </strong>
-          {wickets.map((w) => `${w.score}-${w.wicket} (${w.name}, ${w.overs} ov)`).join(", ")}
+          {wickets.map((w) => `${w.wicket}-${w.score} (${w.name}, ${w.overs} ov)`).join(", ")}
         </p>
       ) : null}
       <table>
@@ -127,7 +132,7 @@ function FallAndStands({ innings }: { innings: InningsStatistic }) {
         <tbody>
           {partnerships.map((p) => (
             <tr>
-              <td>{p.wicket}</td>
+              <th scope="row">{p.wicket}</th>
               <td class="text">{p.batters.map((b) => b.name).join(" & ")}</td>
               <td>{p.runs}</td>
               <td>{p.balls}</td>
@@ -168,14 +173,14 @@ export function FixturePage({
   statistics: FixtureStatisticsDocument | null;
   weather: WeatherResult | undefined;
 }) {
-  const title = fixture.competitors.map((c) => c.name).join(" v ");
+  const title = fixture.competitors.map((c) => c.name ?? "Unknown team").join(" v ");
   const state = statistics?.completeness.state;
   return (
     <Layout title={title}>
       <p>
-        <a href={`/competitions/${fixture.competition.competitionId}`}>{fixture.competition.name}</a>
+        <a href={competitionPage(fixture.competition.competitionId)}>{fixture.competition.name}</a>
         {" · "}
-        <a href={`/seasons/${fixture.season.seasonId}`}>{fixture.season.name}</a>
+        <a href={seasonPage(fixture.season.seasonId)}>{fixture.season.name}</a>
       </p>
       <h1>{title}</h1>
       <dl class="facts">
@@ -208,12 +213,13 @@ export function FixturePage({
         <>
           <h2>Charts</h2>
           <Worm innings={statistics.innings} />
-          <Manhattan innings={statistics.innings} />
+          {hasManhattan(statistics.innings) ? <Manhattan innings={statistics.innings} /> : null}
           {statistics.innings.map((innings) => (
             <section aria-labelledby={`innings-${innings.ordinal}`}>
               <h2 id={`innings-${innings.ordinal}`}>
-                {innings.battingCompetitor.name}
-                {innings.superOver ? " (super over)" : ""}: {innings.total.runs}/{innings.total.wickets} (
+                {innings.battingCompetitor.name ?? "Unknown team"}
+                {innings.superOver ? " (super over)" : ""}
+                {innings.total.declared ? " (declared)" : ""}: {innings.total.runs}/{innings.total.wickets} (
                 {innings.total.overs} ov)
               </h2>
               <Batting innings={innings} />
@@ -226,9 +232,9 @@ export function FixturePage({
         <p class="empty">No deliveries recorded yet.</p>
       )}
       <p>
-        As JSON: <a href={`/api/v1/fixtures/${fixture.fixtureId}/statistics`}>statistics</a>,{" "}
-        <a href={`/api/v1/fixtures/${fixture.fixtureId}/events`}>deliveries</a>; as CSV:{" "}
-        <a href={`/api/v1/fixtures/${fixture.fixtureId}/events/export.csv`}>deliveries</a>.
+        As JSON: <a href={apiPath("fixtures", fixture.fixtureId, "statistics")}>statistics</a>,{" "}
+        <a href={apiPath("fixtures", fixture.fixtureId, "events")}>deliveries</a>; as CSV:{" "}
+        <a href={apiPath("fixtures", fixture.fixtureId, "events", "export.csv")}>deliveries</a>.
       </p>
     </Layout>
   );

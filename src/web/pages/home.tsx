@@ -1,5 +1,6 @@
 import type { Competition } from "../../read-api/schemas/reference.js";
 import { Layout, SearchBox } from "../layout.js";
+import { competitionPage } from "../paths.js";
 
 /** The front page: what this is, a search box, and every competition the data holds. */
 export function HomePage({ competitions }: { competitions: readonly Competition[] }) {
@@ -18,7 +19,7 @@ export function HomePage({ competitions }: { competitions: readonly Competition[
         <ul class="cards">
           {competitions.map((c) => (
             <li>
-              <a href={`/competitions/${c.competitionId}`}>{c.name}</a>
+              <a href={competitionPage(c.competitionId)}>{c.name}</a>
             </li>
           ))}
         </ul>

@@ -1,6 +1,7 @@
 import type { LeaderboardRow } from "../../read-api/schemas/player-statistics.js";
 import { METRICS, type Metric } from "../../statistics/leaderboards.js";
 import { Layout } from "../layout.js";
+import { leaderboardPage, participantPage, seasonPage } from "../paths.js";
 
 export type Leaderboard = {
   metric: Metric;
@@ -28,7 +29,7 @@ export function LeaderboardPage({ board, seasonId }: { board: Leaderboard; seaso
   return (
     <Layout title={`${LABELS[board.metric]}, ${scopeName}`}>
       <p>
-        <a href={`/seasons/${seasonId}`}>{scopeName}</a>
+        <a href={seasonPage(seasonId)}>{scopeName}</a>
       </p>
       <h1>
         {LABELS[board.metric]}, {scopeName}
@@ -40,7 +41,7 @@ export function LeaderboardPage({ board, seasonId }: { board: Leaderboard; seaso
               {metric === board.metric ? (
                 <strong aria-current="page">{LABELS[metric]}</strong>
               ) : (
-                <a href={`/seasons/${seasonId}/leaderboards/${metric}`}>{LABELS[metric]}</a>
+                <a href={leaderboardPage(seasonId, metric)}>{LABELS[metric]}</a>
               )}
             </li>
           ))}
@@ -69,7 +70,7 @@ export function LeaderboardPage({ board, seasonId }: { board: Leaderboard; seaso
                 <tr>
                   <td>{row.rank}</td>
                   <th scope="row" class="text">
-                    <a href={`/participants/${row.participantId}`}>{row.participantName}</a>
+                    <a href={participantPage(row.participantId)}>{row.participantName}</a>
                   </th>
                   <td>{row.value}</td>
                 </tr>

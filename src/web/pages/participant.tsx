@@ -1,6 +1,7 @@
 import type { ParticipantAggregate } from "../../read-api/schemas/player-statistics.js";
 import type { Participant } from "../../read-api/schemas/reference.js";
 import { Layout } from "../layout.js";
+import { apiPath } from "../paths.js";
 
 const scopeName = ({ scope }: ParticipantAggregate) =>
   scope.type === "career"
@@ -104,8 +105,8 @@ export function ParticipantPage({
         </>
       ) : null}
       <p>
-        As JSON: <a href={`/api/v1/participants/${participant.participantId}/statistics`}>statistics</a>,{" "}
-        <a href={`/api/v1/participants/${participant.participantId}/fixtures`}>fixtures</a>.
+        As JSON: <a href={apiPath("participants", participant.participantId, "statistics")}>statistics</a>,{" "}
+        <a href={apiPath("participants", participant.participantId, "fixtures")}>fixtures</a>.
       </p>
     </Layout>
   );

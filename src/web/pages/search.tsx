@@ -1,5 +1,6 @@
 import type { Competition, Competitor, Participant } from "../../read-api/schemas/reference.js";
 import { Layout, SearchBox } from "../layout.js";
+import { competitionPage, participantPage } from "../paths.js";
 
 export type SearchResults = {
   query: string;
@@ -25,7 +26,7 @@ export function SearchPage({ query, participants, competitors, competitions }: S
           <ul class="cards">
             {participants.map((p) => (
               <li>
-                <a href={`/participants/${p.participantId}`}>{p.name}</a>
+                <a href={participantPage(p.participantId)}>{p.name}</a>
                 {also(p.alternativeNames)}
               </li>
             ))}
@@ -54,7 +55,7 @@ export function SearchPage({ query, participants, competitors, competitions }: S
           <ul class="cards">
             {competitions.map((c) => (
               <li>
-                <a href={`/competitions/${c.competitionId}`}>{c.name}</a>
+                <a href={competitionPage(c.competitionId)}>{c.name}</a>
                 {also(c.alternativeNames)}
               </li>
             ))}

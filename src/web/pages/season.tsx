@@ -2,8 +2,9 @@ import type { Fixture } from "../../read-api/schemas/fixture.js";
 import type { Season } from "../../read-api/schemas/reference.js";
 import { resultInWords } from "../../statistics/fixture-statistics.js";
 import { Layout } from "../layout.js";
+import { competitionPage, fixturePage, leaderboardPage } from "../paths.js";
 
-const teams = (f: Fixture) => f.competitors.map((c) => c.name).join(" v ");
+const teams = (f: Fixture) => f.competitors.map((c) => c.name ?? "Unknown team").join(" v ");
 
 /** The result in words, as the fixture's statistics say it ("Sunrisers Hyderabad won by 8 runs"). */
 export function resultOf({ outcome, competitors }: Pick<Fixture, "outcome" | "competitors">): string {
@@ -27,18 +28,20 @@ export function SeasonPage({ season, fixtures }: { season: Season; fixtures: rea
   return (
     <Layout title={title}>
       <p>
-        <a href={`/competitions/${season.competition.competitionId}`}>{season.competition.name}</a>
+        <a href={competitionPage(season.competition.competitionId)}>{season.competition.name}</a>
       </p>
       <h1>{title}</h1>
       <p class="lede">
-        {season.fixtureCount} fixtures, {season.startDate} to {season.endDate}
+        {season.fixtureCount === 1 ? "1 fixture" : `${season.fixtureCount} fixtures`}
+        {season.startDate ? `, ${season.startDate} to ${season.endDate}` : ""}
       </p>
       <p>
-        Leaderboards: <a href={`/seasons/${season.seasonId}/leaderboards/most_runs`}>most runs</a>,{" "}
-        <a href={`/seasons/${season.seasonId}/leaderboards/most_wickets`}>most wickets</a> and more.
+        Leaderboards: <a href={leaderboardPage(season.seasonId, "most_runs")}>most runs</a>,{" "}
+        <a href={leaderboardPage(season.seasonId, "most_wickets")}>most wickets</a> and more.
       </p>
       <div class="table-wrap">
         <table>
+          <caption>Fixtures</caption>
           <thead>
             <tr>
               <th scope="col">Date</th>
@@ -58,7 +61,7 @@ export function SeasonPage({ season, fixtures }: { season: Season; fixtures: rea
               <tr>
                 <td>{f.startDate}</td>
                 <td class="text">
-                  <a href={`/fixtures/${f.fixtureId}`}>{teams(f)}</a>
+                  <a href={fixturePage(f.fixtureId)}>{teams(f)}</a>
                 </td>
                 <td class="text">{f.stage ?? (f.matchNumber ? `Match ${f.matchNumber}` : "")}</td>
                 <td class="text">{resultOf(f)}</td>
