@@ -1,6 +1,7 @@
 import type { Competition, Season } from "../../read-api/schemas/reference.js";
 import { Layout } from "../layout.js";
 import { seasonPage } from "../paths.js";
+import { Table } from "../table.js";
 
 /** A competition and its seasons, newest first. */
 export function CompetitionPage({ competition, seasons }: { competition: Competition; seasons: readonly Season[] }) {
@@ -10,31 +11,20 @@ export function CompetitionPage({ competition, seasons }: { competition: Competi
       {competition.alternativeNames.length > 0 ? (
         <p class="lede">Also known as {competition.alternativeNames.join(", ")}</p>
       ) : null}
-      <div class="table-wrap">
-        <table>
-          <caption>Seasons</caption>
-          <thead>
+      <Table caption="Seasons" columns={["Season", "From", "To", "Fixtures"]}>
+        <tbody>
+          {seasons.map((s) => (
             <tr>
-              <th scope="col">Season</th>
-              <th scope="col">From</th>
-              <th scope="col">To</th>
-              <th scope="col">Fixtures</th>
+              <td>
+                <a href={seasonPage(s.seasonId)}>{s.name}</a>
+              </td>
+              <td>{s.startDate ?? "–"}</td>
+              <td>{s.endDate ?? "–"}</td>
+              <td>{s.fixtureCount}</td>
             </tr>
-          </thead>
-          <tbody>
-            {seasons.map((s) => (
-              <tr>
-                <td>
-                  <a href={seasonPage(s.seasonId)}>{s.name}</a>
-                </td>
-                <td>{s.startDate ?? "–"}</td>
-                <td>{s.endDate ?? "–"}</td>
-                <td>{s.fixtureCount}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </Table>
     </Layout>
   );
 }

@@ -4,31 +4,14 @@ import type { WeatherResult } from "../../weather/weather.js";
 import { hasManhattan, Manhattan, Worm } from "../charts.js";
 import { Layout } from "../layout.js";
 import { apiPath, competitionPage, participantPage, seasonPage } from "../paths.js";
+import { Table } from "../table.js";
 import { resultOf } from "./season.js";
-
-const Col = ({ children, text = false }: { children: string; text?: boolean }) => (
-  <th scope="col" class={text ? "text" : undefined}>
-    {children}
-  </th>
-);
 
 function Batting({ innings }: { innings: InningsStatistic }) {
   const { batting, extras, total } = innings;
   return (
-    <div class="table-wrap">
-      <table>
-        <caption>Batting</caption>
-        <thead>
-          <tr>
-            <Col text>Batter</Col>
-            <Col text>How out</Col>
-            <Col>R</Col>
-            <Col>B</Col>
-            <Col>4s</Col>
-            <Col>6s</Col>
-            <Col>SR</Col>
-          </tr>
-        </thead>
+    <>
+      <Table caption="Batting" columns={[{ text: "Batter" }, { text: "How out" }, "R", "B", "4s", "6s", "SR"]}>
         <tbody>
           {batting.lines.map((line) => (
             <tr>
@@ -62,49 +45,33 @@ function Batting({ innings }: { innings: InningsStatistic }) {
             <td colspan={4} />
           </tr>
         </tfoot>
-      </table>
+      </Table>
       {batting.didNotBat.length > 0 ? <p>Did not bat: {batting.didNotBat.map((p) => p.name).join(", ")}</p> : null}
-    </div>
+    </>
   );
 }
 
 function Bowling({ innings }: { innings: InningsStatistic }) {
   return (
-    <div class="table-wrap">
-      <table>
-        <caption>Bowling</caption>
-        <thead>
+    <Table caption="Bowling" columns={[{ text: "Bowler" }, "O", "M", "R", "W", "Econ", "Dots", "Wd", "Nb"]}>
+      <tbody>
+        {innings.bowling.lines.map((line) => (
           <tr>
-            <Col text>Bowler</Col>
-            <Col>O</Col>
-            <Col>M</Col>
-            <Col>R</Col>
-            <Col>W</Col>
-            <Col>Econ</Col>
-            <Col>Dots</Col>
-            <Col>Wd</Col>
-            <Col>Nb</Col>
+            <th scope="row" class="text">
+              <a href={participantPage(line.participantId)}>{line.name}</a>
+            </th>
+            <td>{line.overs}</td>
+            <td>{line.maidens}</td>
+            <td>{line.runs}</td>
+            <td>{line.wickets}</td>
+            <td>{line.economy?.toFixed(2) ?? "–"}</td>
+            <td>{line.dots}</td>
+            <td>{line.wides}</td>
+            <td>{line.noBalls}</td>
           </tr>
-        </thead>
-        <tbody>
-          {innings.bowling.lines.map((line) => (
-            <tr>
-              <th scope="row" class="text">
-                <a href={participantPage(line.participantId)}>{line.name}</a>
-              </th>
-              <td>{line.overs}</td>
-              <td>{line.maidens}</td>
-              <td>{line.runs}</td>
-              <td>{line.wickets}</td>
-              <td>{line.economy?.toFixed(2) ?? "–"}</td>
-              <td>{line.dots}</td>
-              <td>{line.wides}</td>
-              <td>{line.noBalls}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </Table>
   );
 }
 
@@ -112,23 +79,14 @@ function FallAndStands({ innings }: { innings: InningsStatistic }) {
   const { wickets } = innings.fallOfWickets;
   const { partnerships } = innings.partnerships;
   return (
-    <div class="table-wrap">
+    <>
       {wickets.length > 0 ? (
         <p>
           <strong>Fall of wickets: </strong>
           {wickets.map((w) => `${w.wicket}-${w.score} (${w.name}, ${w.overs} ov)`).join(", ")}
         </p>
       ) : null}
-      <table>
-        <caption>Partnerships</caption>
-        <thead>
-          <tr>
-            <Col>Wkt</Col>
-            <Col text>Batters</Col>
-            <Col>Runs</Col>
-            <Col>Balls</Col>
-          </tr>
-        </thead>
+      <Table caption="Partnerships" columns={["Wkt", { text: "Batters" }, "Runs", "Balls"]}>
         <tbody>
           {partnerships.map((p) => (
             <tr>
@@ -139,8 +97,8 @@ function FallAndStands({ innings }: { innings: InningsStatistic }) {
             </tr>
           ))}
         </tbody>
-      </table>
-    </div>
+      </Table>
+    </>
   );
 }
 

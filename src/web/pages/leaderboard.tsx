@@ -2,6 +2,7 @@ import type { LeaderboardRow } from "../../read-api/schemas/player-statistics.js
 import { METRICS, type Metric } from "../../statistics/leaderboards.js";
 import { Layout } from "../layout.js";
 import { leaderboardPage, participantPage, seasonPage } from "../paths.js";
+import { Table } from "../table.js";
 
 export type Leaderboard = {
   metric: Metric;
@@ -53,31 +54,19 @@ export function LeaderboardPage({ board, seasonId }: { board: Leaderboard; seaso
       {board.data.length === 0 ? (
         <p class="empty">Nobody qualifies yet.</p>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <caption>{LABELS[board.metric]}</caption>
-            <thead>
+        <Table caption={LABELS[board.metric]} columns={["Rank", { text: "Player" }, LABELS[board.metric]]}>
+          <tbody>
+            {board.data.map((row) => (
               <tr>
-                <th scope="col">Rank</th>
-                <th scope="col" class="text">
-                  Player
+                <td>{row.rank}</td>
+                <th scope="row" class="text">
+                  <a href={participantPage(row.participantId)}>{row.participantName}</a>
                 </th>
-                <th scope="col">{LABELS[board.metric]}</th>
+                <td>{row.value}</td>
               </tr>
-            </thead>
-            <tbody>
-              {board.data.map((row) => (
-                <tr>
-                  <td>{row.rank}</td>
-                  <th scope="row" class="text">
-                    <a href={participantPage(row.participantId)}>{row.participantName}</a>
-                  </th>
-                  <td>{row.value}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </Table>
       )}
     </Layout>
   );

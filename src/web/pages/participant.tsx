@@ -2,6 +2,7 @@ import type { ParticipantAggregate } from "../../read-api/schemas/player-statist
 import type { Participant } from "../../read-api/schemas/reference.js";
 import { Layout } from "../layout.js";
 import { apiPath } from "../paths.js";
+import { Table } from "../table.js";
 
 const scopeName = ({ scope }: ParticipantAggregate) =>
   scope.type === "career"
@@ -9,6 +10,9 @@ const scopeName = ({ scope }: ParticipantAggregate) =>
     : scope.type === "competition"
       ? (scope.name ?? "")
       : `${scope.competition?.name ?? ""} ${scope.name ?? ""}`;
+
+const BATTING_COLUMNS = ["Scope", "M", "Inns", "NO", "Runs", "HS", "Ave", "SR", "100", "50", "4s", "6s"];
+const BOWLING_COLUMNS = ["Scope", "Inns", "Overs", "Runs", "Wkts", "Best", "Ave", "Econ", "SR"];
 
 const figure = (value: number | string | null | undefined) =>
   value === null || value === undefined ? "–" : String(value);
@@ -30,78 +34,44 @@ export function ParticipantPage({
       {aggregates.length === 0 ? <p class="empty">No figures yet.</p> : null}
       {aggregates.length > 0 ? (
         <>
-          <div class="table-wrap">
-            <table>
-              <caption>Batting</caption>
-              <thead>
+          <Table caption="Batting" columns={BATTING_COLUMNS}>
+            <tbody>
+              {aggregates.map((a) => (
                 <tr>
-                  <th scope="col">Scope</th>
-                  <th scope="col">M</th>
-                  <th scope="col">Inns</th>
-                  <th scope="col">NO</th>
-                  <th scope="col">Runs</th>
-                  <th scope="col">HS</th>
-                  <th scope="col">Ave</th>
-                  <th scope="col">SR</th>
-                  <th scope="col">100</th>
-                  <th scope="col">50</th>
-                  <th scope="col">4s</th>
-                  <th scope="col">6s</th>
+                  <th scope="row">{scopeName(a)}</th>
+                  <td>{a.matches}</td>
+                  <td>{a.batting.innings}</td>
+                  <td>{a.batting.notOuts}</td>
+                  <td>{a.batting.runs}</td>
+                  <td>{figure(a.batting.highestScore)}</td>
+                  <td>{figure(a.batting.average)}</td>
+                  <td>{figure(a.batting.strikeRate)}</td>
+                  <td>{a.batting.hundreds}</td>
+                  <td>{a.batting.fifties}</td>
+                  <td>{a.batting.fours}</td>
+                  <td>{a.batting.sixes}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {aggregates.map((a) => (
-                  <tr>
-                    <th scope="row">{scopeName(a)}</th>
-                    <td>{a.matches}</td>
-                    <td>{a.batting.innings}</td>
-                    <td>{a.batting.notOuts}</td>
-                    <td>{a.batting.runs}</td>
-                    <td>{figure(a.batting.highestScore)}</td>
-                    <td>{figure(a.batting.average)}</td>
-                    <td>{figure(a.batting.strikeRate)}</td>
-                    <td>{a.batting.hundreds}</td>
-                    <td>{a.batting.fifties}</td>
-                    <td>{a.batting.fours}</td>
-                    <td>{a.batting.sixes}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <div class="table-wrap">
-            <table>
-              <caption>Bowling</caption>
-              <thead>
+              ))}
+            </tbody>
+          </Table>
+
+          <Table caption="Bowling" columns={BOWLING_COLUMNS}>
+            <tbody>
+              {aggregates.map((a) => (
                 <tr>
-                  <th scope="col">Scope</th>
-                  <th scope="col">Inns</th>
-                  <th scope="col">Overs</th>
-                  <th scope="col">Runs</th>
-                  <th scope="col">Wkts</th>
-                  <th scope="col">Best</th>
-                  <th scope="col">Ave</th>
-                  <th scope="col">Econ</th>
-                  <th scope="col">SR</th>
+                  <th scope="row">{scopeName(a)}</th>
+                  <td>{a.bowling.innings}</td>
+                  <td>{a.bowling.overs}</td>
+                  <td>{a.bowling.runs}</td>
+                  <td>{a.bowling.wickets}</td>
+                  <td>{figure(a.bowling.bestFigures)}</td>
+                  <td>{figure(a.bowling.average)}</td>
+                  <td>{figure(a.bowling.economy)}</td>
+                  <td>{figure(a.bowling.strikeRate)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {aggregates.map((a) => (
-                  <tr>
-                    <th scope="row">{scopeName(a)}</th>
-                    <td>{a.bowling.innings}</td>
-                    <td>{a.bowling.overs}</td>
-                    <td>{a.bowling.runs}</td>
-                    <td>{a.bowling.wickets}</td>
-                    <td>{figure(a.bowling.bestFigures)}</td>
-                    <td>{figure(a.bowling.average)}</td>
-                    <td>{figure(a.bowling.economy)}</td>
-                    <td>{figure(a.bowling.strikeRate)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </Table>
         </>
       ) : null}
       <p>

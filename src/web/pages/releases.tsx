@@ -1,6 +1,7 @@
 import { artifactPath } from "../../release-api/schemas.js";
 import type { Release } from "../../releases/queries.js";
 import { Layout } from "../layout.js";
+import { Table } from "../table.js";
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
@@ -16,40 +17,29 @@ export function ReleasesPage({ releases }: { releases: readonly Release[] }) {
       {releases.length === 0 ? (
         <p class="empty">No release is published yet.</p>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
+        <Table
+          caption="Published releases"
+          columns={["Version", "Published", "Fixtures", "Deliveries", "Download", { text: "SHA-256" }]}
+        >
+          <tbody>
+            {releases.map((r) => (
               <tr>
-                <th scope="col">Version</th>
-                <th scope="col">Published</th>
-                <th scope="col">Fixtures</th>
-                <th scope="col">Deliveries</th>
-                <th scope="col">Download</th>
-                <th scope="col" class="text">
-                  SHA-256
-                </th>
+                <th scope="row">{r.version}</th>
+                <td>{r.createdAt.toISOString().slice(0, 10)}</td>
+                <td>{r.scope.counts.fixtures.toLocaleString("en-US")}</td>
+                <td>{r.scope.counts.deliveries.toLocaleString("en-US")}</td>
+                <td>
+                  <a href={artifactPath(r.version)} download>
+                    {megabytes(r.byteLength)}
+                  </a>
+                </td>
+                <td class="text">
+                  <code>{r.sha256}</code>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {releases.map((r) => (
-                <tr>
-                  <th scope="row">{r.version}</th>
-                  <td>{r.createdAt.toISOString().slice(0, 10)}</td>
-                  <td>{r.scope.counts.fixtures.toLocaleString("en-US")}</td>
-                  <td>{r.scope.counts.deliveries.toLocaleString("en-US")}</td>
-                  <td>
-                    <a href={artifactPath(r.version)} download>
-                      {megabytes(r.byteLength)}
-                    </a>
-                  </td>
-                  <td class="text">
-                    <code>{r.sha256}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </Table>
       )}
     </Layout>
   );

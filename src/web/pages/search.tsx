@@ -1,3 +1,4 @@
+import type { Child } from "hono/jsx";
 import type { Competition, Competitor, Participant } from "../../read-api/schemas/reference.js";
 import { Layout, SearchBox } from "../layout.js";
 import { competitionPage, participantPage } from "../paths.js";
@@ -9,8 +10,31 @@ export type SearchResults = {
   competitions: readonly Competition[];
 };
 
-const also = (names: readonly string[]) =>
-  names.length > 0 ? <span class="meta">also {names.join(", ")}</span> : null;
+type Item = { name: string; href?: string; meta?: string; alternativeNames: readonly string[] };
+
+/** One kind of result, as cards; nothing when none matched. */
+function Found({ id, title, items }: { id: string; title: string; items: readonly Item[] }): Child {
+  if (items.length === 0) return null;
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <ul class="cards">
+        {items.map((item) => (
+          <li>
+            {item.href ? <a href={item.href}>{item.name}</a> : item.name}
+            {item.meta ? <span class="meta">{item.meta}</span> : null}
+            {item.alternativeNames.length > 0 ? (
+              <span class="meta">also {item.alternativeNames.join(", ")}</span>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+const side = (t: Competitor) =>
+  `${t.gender === "female" ? "Women's" : "Men's"} ${t.teamType === "club" ? "club" : "international"} side`;
 
 /** Players, teams and competitions whose any spelling holds the text searched. */
 export function SearchPage({ query, participants, competitors, competitions }: SearchResults) {
@@ -20,48 +44,17 @@ export function SearchPage({ query, participants, competitors, competitions }: S
       <h1>Search</h1>
       <SearchBox query={query} />
       {query && found === 0 ? <p class="empty">Nothing matches “{query}”.</p> : null}
-      {participants.length > 0 ? (
-        <section aria-labelledby="players">
-          <h2 id="players">Players</h2>
-          <ul class="cards">
-            {participants.map((p) => (
-              <li>
-                <a href={participantPage(p.participantId)}>{p.name}</a>
-                {also(p.alternativeNames)}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-      {competitors.length > 0 ? (
-        <section aria-labelledby="teams">
-          <h2 id="teams">Teams</h2>
-          <ul class="cards">
-            {competitors.map((t) => (
-              <li>
-                {t.name}
-                <span class="meta">
-                  {t.gender === "female" ? "Women's" : "Men's"} {t.teamType === "club" ? "club" : "international"} side
-                </span>
-                {also(t.alternativeNames)}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-      {competitions.length > 0 ? (
-        <section aria-labelledby="competitions">
-          <h2 id="competitions">Competitions</h2>
-          <ul class="cards">
-            {competitions.map((c) => (
-              <li>
-                <a href={competitionPage(c.competitionId)}>{c.name}</a>
-                {also(c.alternativeNames)}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <Found
+        id="players"
+        title="Players"
+        items={participants.map((p) => ({ ...p, href: participantPage(p.participantId) }))}
+      />
+      <Found id="teams" title="Teams" items={competitors.map((t) => ({ ...t, meta: side(t) }))} />
+      <Found
+        id="competitions"
+        title="Competitions"
+        items={competitions.map((c) => ({ ...c, href: competitionPage(c.competitionId) }))}
+      />
     </Layout>
   );
 }

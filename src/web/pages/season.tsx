@@ -3,6 +3,7 @@ import type { Season } from "../../read-api/schemas/reference.js";
 import { resultInWords } from "../../statistics/fixture-statistics.js";
 import { Layout } from "../layout.js";
 import { competitionPage, fixturePage, leaderboardPage } from "../paths.js";
+import { Table } from "../table.js";
 
 const teams = (f: Fixture) => f.competitors.map((c) => c.name ?? "Unknown team").join(" v ");
 
@@ -39,37 +40,20 @@ export function SeasonPage({ season, fixtures }: { season: Season; fixtures: rea
         Leaderboards: <a href={leaderboardPage(season.seasonId, "most_runs")}>most runs</a>,{" "}
         <a href={leaderboardPage(season.seasonId, "most_wickets")}>most wickets</a> and more.
       </p>
-      <div class="table-wrap">
-        <table>
-          <caption>Fixtures</caption>
-          <thead>
+      <Table caption="Fixtures" columns={["Date", { text: "Fixture" }, { text: "Stage" }, { text: "Result" }]}>
+        <tbody>
+          {fixtures.map((f) => (
             <tr>
-              <th scope="col">Date</th>
-              <th scope="col" class="text">
-                Fixture
-              </th>
-              <th scope="col" class="text">
-                Stage
-              </th>
-              <th scope="col" class="text">
-                Result
-              </th>
+              <td>{f.startDate}</td>
+              <td class="text">
+                <a href={fixturePage(f.fixtureId)}>{teams(f)}</a>
+              </td>
+              <td class="text">{f.stage ?? (f.matchNumber ? `Match ${f.matchNumber}` : "")}</td>
+              <td class="text">{resultOf(f)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {fixtures.map((f) => (
-              <tr>
-                <td>{f.startDate}</td>
-                <td class="text">
-                  <a href={fixturePage(f.fixtureId)}>{teams(f)}</a>
-                </td>
-                <td class="text">{f.stage ?? (f.matchNumber ? `Match ${f.matchNumber}` : "")}</td>
-                <td class="text">{resultOf(f)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </Table>
     </Layout>
   );
 }
