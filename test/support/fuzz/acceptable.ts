@@ -135,3 +135,29 @@ export function batchResubmissions(batchReference: string, senderToken: string):
     authorization: `Bearer ${senderToken}`,
   }));
 }
+
+/** Corrections of one of the world's venues: a name, a city (or none), coordinates by hand, or some of each. */
+export function venueChanges(venueIds: readonly string[]): fc.Arbitrary<Coordinated> {
+  const text = fc.stringMatching(/^[A-Za-z][A-Za-z .'-]{0,38}[A-Za-z]$/);
+  return fc
+    .tuple(
+      fc.constantFrom(...venueIds),
+      fc.option(text, { nil: undefined }),
+      fc.option(fc.option(text, { nil: null }), { nil: undefined }),
+      fc.option(
+        fc.tuple(fc.double({ min: -90, max: 90, noNaN: true }), fc.double({ min: -180, max: 180, noNaN: true })),
+        {
+          nil: undefined,
+        },
+      ),
+    )
+    .map(([venueId, name, city, at]) => ({
+      params: { venueId },
+      body: {
+        ...(name === undefined && city === undefined && at === undefined ? { name: "Fuzz Oval" } : {}),
+        ...(name === undefined ? {} : { name }),
+        ...(city === undefined ? {} : { city }),
+        ...(at === undefined ? {} : { latitude: at[0], longitude: at[1] }),
+      },
+    }));
+}

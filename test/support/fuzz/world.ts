@@ -26,6 +26,7 @@ import {
   corrections,
   type Delivery,
   submissions,
+  venueChanges,
 } from "./acceptable.js";
 
 /*
@@ -282,6 +283,7 @@ export async function openFuzzWorld() {
       "POST /api/v1/batches": batchPackages(open),
       "POST /api/v1/batches/{batchReference}/reviews": batchReviews(batchReference),
       "POST /api/v1/batches/{batchReference}/resubmissions": batchResubmissions(batchReference, submitter.token),
+      "PATCH /api/v1/admin/venues/{venueId}": venueChanges(ids.venueId ?? []),
     } as Record<string, fc.Arbitrary<Coordinated>>,
     /** Projectors that failed on an event (their last error), which no answer shows. */
     projectorFailures: async () =>
