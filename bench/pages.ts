@@ -9,7 +9,7 @@ import { projectors } from "../src/projections/registry.js";
 import { ProjectionRunner } from "../src/projections/runner.js";
 import { ReadModelWatch } from "../src/projections/watch.js";
 import type { ScratchDatabase } from "../test/support/scratch-databases.js";
-import { log, measurement, onEachDatabase, pairedRatio, type Result, seconds } from "./support.js";
+import { log, measurement, onEachDatabase, pairedRatio, percentile, type Result, seconds } from "./support.js";
 
 const IPL = process.env.BENCH_READS_DATA ?? fileURLToPath(new URL("../../shared/data/cricsheet/ipl", import.meta.url));
 const RUNS = Number(process.env.BENCH_PAGES_RUNS ?? 5);
@@ -17,9 +17,6 @@ const RUNS = Number(process.env.BENCH_PAGES_RUNS ?? 5);
 const SAMPLE = Number(process.env.BENCH_PAGES_SAMPLE ?? 100);
 /** The budget: server render under 50 ms at p99, under 150 KB a page. */
 const BUDGET = { p99Ms: 50, bytes: 150 * 1024 };
-
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
 
 /**
  * The web UI's pages on the full IPL (1,243 matches), as the server runs them, in process

@@ -12,7 +12,7 @@ import { ReadModelWatch } from "../src/projections/watch.js";
 import { UNLIMITED } from "../src/questions/limits.js";
 import type { ScratchDatabase } from "../test/support/scratch-databases.js";
 import { listen, load, loadCounting, withLatency } from "./http.js";
-import { log, measurement, onEachDatabase, pairedRatio, type Result, seconds } from "./support.js";
+import { log, measurement, onEachDatabase, pairedRatio, percentile, type Result, seconds } from "./support.js";
 
 const IPL = process.env.BENCH_READS_DATA ?? fileURLToPath(new URL("../../shared/data/cricsheet/ipl", import.meta.url));
 const RUNS = Number(process.env.BENCH_QUESTIONS_RUNS ?? 3);
@@ -25,9 +25,6 @@ const QUESTIONS = (
     question: string;
   }[]
 ).map((q) => q.question);
-
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
 
 /**
  * Natural-language questions on the full IPL (1,243 matches), as the server runs (the

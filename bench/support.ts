@@ -37,6 +37,10 @@ export const measurement = (label: string, unit: string, runs: number[]): Measur
   runs,
 });
 
+/** The value at fraction `p` (0.99: p99) of values sorted ascending. */
+export const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
+
 export const pairedRatio = (subject: readonly number[], baseline: readonly number[]): number =>
   median(subject.map((s, i) => s / (baseline[i] as number)));
 

@@ -4,8 +4,8 @@ import type { WeatherResult } from "../../weather/weather.js";
 import { hasManhattan, Manhattan, Worm } from "../charts.js";
 import { Layout } from "../layout.js";
 import { apiPath, competitionPage, participantPage, seasonPage } from "../paths.js";
+import { resultOf } from "../results.js";
 import { Table } from "../table.js";
-import { resultOf } from "./season.js";
 
 function Batting({ innings }: { innings: InningsStatistic }) {
   const { batting, extras, total } = innings;

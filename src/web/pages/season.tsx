@@ -1,27 +1,11 @@
 import type { Fixture } from "../../read-api/schemas/fixture.js";
 import type { Season } from "../../read-api/schemas/reference.js";
-import { resultInWords } from "../../statistics/fixture-statistics.js";
 import { Layout } from "../layout.js";
 import { competitionPage, fixturePage, leaderboardPage } from "../paths.js";
+import { resultOf } from "../results.js";
 import { Table } from "../table.js";
 
 const teams = (f: Fixture) => f.competitors.map((c) => c.name ?? "Unknown team").join(" v ");
-
-/** The result in words, as the fixture's statistics say it ("Sunrisers Hyderabad won by 8 runs"). */
-export function resultOf({ outcome, competitors }: Pick<Fixture, "outcome" | "competitors">): string {
-  if (!outcome) return "";
-  const name = (id: string | null) => competitors.find((c) => c.competitorId === id)?.name ?? "";
-  const { winner, tieBreakWinner, by, ...rest } = outcome;
-  return resultInWords(
-    {
-      ...rest,
-      by: by ?? null,
-      winnerId: winner?.competitorId ?? null,
-      tieBreakWinnerId: tieBreakWinner?.competitorId ?? null,
-    },
-    name,
-  );
-}
 
 /** A season's fixtures by date, with each one's result. */
 export function SeasonPage({ season, fixtures }: { season: Season; fixtures: readonly Fixture[] }) {
