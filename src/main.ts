@@ -14,20 +14,26 @@ import { scheduleUsageCleanup } from "./usage/cleanup.js";
 import { UsageRecorder } from "./usage/recorder.js";
 import { openWeather } from "./weather/open.js";
 
+const SAMPLE_PROJECTION_MS = 60_000;
+
 /** `npm start`: the API (and, unless PROJECTORS=off, the projectors) on the configured database. */
 async function main() {
   const settings = loadSettings();
   const runtime = await openRuntime(settings);
   const { logger } = runtime;
-  if (runtime.db.kind === "embedded") {
-    const sample = await loadSamplesIfEmpty(runtime.store);
-    if (sample)
-      logger.info(
-        { fixtures: sample.imported, failed: sample.failed },
-        "first start: loaded the Cricsheet sample matches",
-      );
-  }
+  const sample = runtime.db.kind === "embedded" ? await loadSamplesIfEmpty(runtime.store) : undefined;
+  if (sample)
+    logger.info(
+      { fixtures: sample.imported, failed: sample.failed },
+      "first start: loaded the Cricsheet sample matches",
+    );
   if (settings.runProjectors) runtime.startWorkers();
+  if (sample && settings.runProjectors) {
+    // A newcomer's first request should find the sample, not read models still catching up.
+    const names = runtime.projections.projectors.map((p) => p.name);
+    if (!(await runtime.projections.waitFor(names, await runtime.store.head(), SAMPLE_PROJECTION_MS)))
+      logger.warn("the read models are still projecting the sample; listening anyway");
+  }
   const cache = openVersionedCache(settings.redisUrl);
   const database = new DatabaseWatch(runtime.db.sql);
   database.start();
