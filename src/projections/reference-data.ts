@@ -6,13 +6,15 @@ import { TeamNameAdded, TeamRegistered } from "../../streams/team.js";
 import { VenueLocated, VenueNameAdded, VenueRegistered, VenueRenamed } from "../../streams/venue.js";
 import { VocabularyTermAdded } from "../../streams/vocabulary.js";
 import type { Tx } from "../db/database.js";
+import { searchText } from "../names/search-text.js";
 import { defineProjector } from "./projector.js";
 import { json, lastByKey } from "./rows.js";
 
 /**
  * Competitions, seasons, competitors (teams), participants, venues and the dismissal-kind
  * vocabulary. Every named entity keeps its registered name, the other spellings it was
- * added under, a lower-cased sort key and a search text holding every spelling.
+ * added under, a lower-cased sort key and a search text holding every spelling's words
+ * (src/names/search-text.ts).
  *
  * A season's dates, fixture count and display name derive from the fixtures scheduled in
  * it, so this projector also follows FixtureScheduled (into `season_fixture`) and
@@ -58,39 +60,61 @@ const ddl = `
 
 type NamedTable = "competition" | "competitor" | "participant" | "venue";
 
+/** The search text of an entity of `table` known by these names (people also by their initials). */
+const searchable = (table: NamedTable, names: readonly string[]) =>
+  searchText(names, { initials: table === "participant" });
+
+type Registration = { id: string; name: string; source_ids: string[] };
+const withSearchText = <Row extends Registration>(table: NamedTable, rows: Row[]) =>
+  rows.map((r) => ({ ...r, search_text: searchable(table, [r.name]) }));
+
 /** Registered entities; a replayed registration changes nothing. */
-const registerCompetitions = (tx: Tx, rows: { id: string; name: string; source_ids: string[] }[]) => tx`
+const registerCompetitions = (tx: Tx, rows: Registration[]) => tx`
   insert into competition (competition_id, name, source_ids, sort_name, search_text)
-  select id, name, source_ids, lower(name), lower(name)
-  from jsonb_to_recordset(${json(tx, rows)}) as r(id text, name text, source_ids text[])
+  select id, name, source_ids, lower(name), search_text
+  from jsonb_to_recordset(${json(tx, withSearchText("competition", rows))})
+    as r(id text, name text, source_ids text[], search_text text)
   on conflict do nothing`;
 
-const registerParticipants = (tx: Tx, rows: { id: string; name: string; source_ids: string[] }[]) => tx`
+const registerParticipants = (tx: Tx, rows: Registration[]) => tx`
   insert into participant (participant_id, name, source_ids, sort_name, search_text)
-  select id, name, source_ids, lower(name), lower(name)
-  from jsonb_to_recordset(${json(tx, rows)}) as r(id text, name text, source_ids text[])
+  select id, name, source_ids, lower(name), search_text
+  from jsonb_to_recordset(${json(tx, withSearchText("participant", rows))})
+    as r(id text, name text, source_ids text[], search_text text)
   on conflict do nothing`;
 
-const registerCompetitors = (tx: Tx, rows: object[]) => tx`
+const registerCompetitors = (tx: Tx, rows: (Registration & { team_type: string; gender: string })[]) => tx`
   insert into competitor (competitor_id, name, source_ids, team_type, gender, sort_name, search_text)
-  select id, name, source_ids, team_type, gender, lower(name), lower(name)
-  from jsonb_to_recordset(${json(tx, rows)}) as r(id text, name text, source_ids text[], team_type text, gender text)
+  select id, name, source_ids, team_type, gender, lower(name), search_text
+  from jsonb_to_recordset(${json(tx, withSearchText("competitor", rows))})
+    as r(id text, name text, source_ids text[], team_type text, gender text, search_text text)
   on conflict do nothing`;
 
-const registerVenues = (tx: Tx, rows: object[]) => tx`
+const registerVenues = (tx: Tx, rows: (Registration & { city: string | null })[]) => tx`
   insert into venue (venue_id, name, source_ids, city, latitude, longitude, sort_name, search_text)
-  select id, name, source_ids, city, latitude, longitude, lower(name), lower(name)
-  from jsonb_to_recordset(${json(tx, rows)})
-    as r(id text, name text, source_ids text[], city text, latitude double precision, longitude double precision)
+  select id, name, source_ids, city, latitude, longitude, lower(name), search_text
+  from jsonb_to_recordset(${json(tx, withSearchText("venue", rows))})
+    as r(id text, name text, source_ids text[], city text, latitude double precision, longitude double precision,
+         search_text text)
   on conflict do nothing`;
+
+type Spellings = { id: string; name: string; alternative_names: string[] };
+
+/** Writes the search text of entities whose spellings changed. */
+const refreshSearchText = (tx: Tx, table: NamedTable, changed: Spellings[]) => {
+  const rows = changed.map((r) => ({ id: r.id, search_text: searchable(table, [r.name, ...r.alternative_names]) }));
+  return tx`
+    update ${tx(table)} t set search_text = r.search_text
+    from jsonb_to_recordset(${json(tx, rows)}) as r(id text, search_text text)
+    where t.${tx(`${table}_id`)} = r.id`;
+};
 
 /** Adds other spellings (a set: adding one twice, or the registered name, changes nothing). */
-const addNames = (tx: Tx, table: NamedTable, rows: { id: string; name: string }[]) => {
+const addNames = async (tx: Tx, table: NamedTable, rows: { id: string; name: string }[]) => {
   const id = tx(`${table}_id`);
-  return tx`
+  const changed = await tx<Spellings[]>`
     update ${tx(table)} t
-    set alternative_names = m.names,
-        search_text = lower(t.name || ${"\n"} || array_to_string(m.names, ${"\n"}))
+    set alternative_names = m.names
     from (
       select e.${id} as id,
              array(select distinct n from unnest(e.alternative_names || v.names) n where n <> e.name order by n) as names
@@ -98,20 +122,25 @@ const addNames = (tx: Tx, table: NamedTable, rows: { id: string; name: string }[
       join (select id, array_agg(name) as names from jsonb_to_recordset(${json(tx, rows)}) as r(id text, name text)
             group by id) v on v.id = e.${id}
     ) m
-    where t.${id} = m.id`;
+    where t.${id} = m.id
+    returning t.${id} as id, t.name, t.alternative_names`;
+  await refreshSearchText(tx, table, changed);
 };
 
 /** The venue under its new name and city; the old name becomes another spelling, its coordinates go. */
-const renameVenue = (tx: Tx, venueId: string, name: string, city: string | null) => tx`
-  update venue t
-  set name = ${name}, city = ${city}, latitude = null, longitude = null, sort_name = lower(${name}),
-      alternative_names = m.names,
-      search_text = lower(${name} || ${"\n"} || array_to_string(m.names, ${"\n"}))
-  from (
-    select array(select distinct n from unnest(e.alternative_names || e.name) n where n <> ${name} order by n) as names
-    from venue e where e.venue_id = ${venueId}
-  ) m
-  where t.venue_id = ${venueId}`;
+const renameVenue = async (tx: Tx, venueId: string, name: string, city: string | null) => {
+  const changed = await tx<Spellings[]>`
+    update venue t
+    set name = ${name}, city = ${city}, latitude = null, longitude = null, sort_name = lower(${name}),
+        alternative_names = m.names
+    from (
+      select array(select distinct n from unnest(e.alternative_names || e.name) n where n <> ${name} order by n) as names
+      from venue e where e.venue_id = ${venueId}
+    ) m
+    where t.venue_id = ${venueId}
+    returning t.venue_id as id, t.name, t.alternative_names`;
+  await refreshSearchText(tx, "venue", changed);
+};
 
 /**
  * Dates, fixture count and display name of the given seasons from their fixtures: "2016"
@@ -139,7 +168,7 @@ const recomputeSeasons = (tx: Tx, seasonIds: string[]) => tx`
 
 export const referenceData = defineProjector({
   name: "reference_data",
-  version: 2,
+  version: 3,
   description: "Competitions, seasons, competitors, participants, venues and dismissal kinds.",
   tables: ["competition", "season", "competitor", "participant", "venue", "dismissal_kind"],
   ddl,

@@ -35,7 +35,7 @@ export const nameFilter = (what: string, example: string) =>
     .max(200)
     .optional()
     .openapi({
-      description: `Only ${what} whose name, or another spelling of it, contains this text (case-insensitive).`,
+      description: `Only ${what} known by a name each word of this text starts a word of, in any order, case and accents aside ("super kings", "kings chennai").${what === "participants" ? ' A word may also stand for an initial when another word matches in full: "virat kohli" and "V Kohli" both find V Kohli.' : ""}`,
       example,
     });
 

@@ -12,7 +12,7 @@ import { participantSchema } from "./schemas/reference.js";
 const nameKey = z.tuple([z.string(), z.string()]);
 
 const listQuery = z.object({
-  name: nameFilter("participants", "kohli"),
+  name: nameFilter("participants", "virat kohli"),
   sort: sortParam(["name"], "name"),
   limit: limitParam,
   cursor: cursorParam,

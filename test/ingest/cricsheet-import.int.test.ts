@@ -261,6 +261,32 @@ describe("Cricsheet import", () => {
     expect(events.map((e) => (e.data as { name: string }).name).sort()).toEqual(["NA Saini", "Navdeep Saini"]);
   });
 
+  it("adds the names Cricsheet's people register knows a player by to the match's spelling", async () => {
+    await importCricsheet(store, [cricsheetFile("wpl/1358937.json"), cricsheetFile("t20i/1415749.json")]);
+    const namesOf = async (file: string, name: string) => {
+      const events = await store.readStream(participantStream(person(readMatch(file), name)));
+      return events.map((e) => `${e.type} ${(e.data as { name: string }).name}`);
+    };
+    expect(await namesOf("wpl/1358937.json", "S Rana")).toEqual([
+      "ParticipantRegistered S Rana",
+      "ParticipantNameAdded Sneh Rana",
+    ]);
+    expect(await namesOf("t20i/1415749.json", "SR Taylor")).toEqual([
+      "ParticipantRegistered SR Taylor",
+      "ParticipantNameAdded Steven Ryan Taylor",
+    ]);
+    // The register's unique name tells apart two people of one name.
+    expect(await namesOf("t20i/1415749.json", "Harmeet Singh")).toEqual([
+      "ParticipantRegistered Harmeet Singh",
+      "ParticipantNameAdded Harmeet Singh (2)",
+    ]);
+    // Names the register holds as the match spells them add nothing; nor does a second import.
+    expect(await namesOf("t20i/1415749.json", "AU Rashid")).toEqual(["ParticipantRegistered AU Rashid"]);
+    const before = (await store.head()).commit;
+    await importCricsheet(store, [cricsheetFile("wpl/1358937.json")]);
+    expect((await store.head()).commit).toBe(before);
+  });
+
   it("reads zip archives and keeps a renamed team as one competitor with both names", async () => {
     const archive = path.join(scratch, "ipl.zip");
     const zip = new yazl.ZipFile();

@@ -19,6 +19,13 @@ const seasons = {
   wc: aSeason(worldT20, { label: "2021/22" }),
 };
 const saini = aParticipant({ name: "NA Saini", alternativeNames: ["Navdeep Saini"] });
+const players = {
+  kohli: aParticipant({ name: "V Kohli" }),
+  vivek: aParticipant({ name: "Vivek Kohli" }),
+  viratSingh: aParticipant({ name: "Virat Singh" }),
+  dhoni: aParticipant({ name: "MS Dhoni" }),
+  orsted: aParticipant({ name: "Zoë Ørsted-Núñez" }),
+};
 const capitals = aTeam({ name: "Delhi Daredevils", alternativeNames: ["Delhi Capitals"] });
 
 const byName = <T extends { name: string }>(items: T[]) =>
@@ -31,6 +38,7 @@ describe("competitions, seasons, competitors and participants", () => {
     await r.world.given(
       ...competitions,
       saini,
+      ...Object.values(players),
       aFixture({ season: seasons.s2008, startDate: "2008-04-18", home: capitals }),
       aFixture({ season: seasons.s2008, startDate: "2008-06-01" }),
       aFixture({ season: seasons.s2020, startDate: "2020-09-19" }),
@@ -51,24 +59,51 @@ describe("competitions, seasons, competitors and participants", () => {
     expect(backwards.map((c) => c.competitionId)).toEqual([...names].reverse());
   });
 
-  it("filters competitions on any part of any spelling of their name", async () => {
+  it("filters competitions by the words of any spelling, in any order, case aside", async () => {
     const found = async (name: string) =>
       (
         await everyPage<{ competitionId: string }>(r.api, `/api/v1/competitions?name=${encodeURIComponent(name)}`, 10)
       ).map((c) => c.competitionId);
+    const cup = competitions.at(-1)?.id;
     expect(await found("ipl")).toEqual([ipl.id]);
     expect(await found("t20 WORLD")).toEqual([worldT20.id]);
+    expect(await found("men s t20 world")).toEqual([worldT20.id]);
     expect((await found("premier")).length).toBe(2);
-    // Wildcards are plain characters: "p_e" would match "premier" as a LIKE pattern.
-    const cup = competitions.at(-1)?.id;
-    expect(await found("100%_")).toEqual([]);
-    expect(await found("p_e")).toEqual([]);
+    expect(await found("premier women")).toEqual([competitions[3]?.id]);
+    // A word matches the start of a word, not its middle, and every word must match.
+    expect(await found("emier")).toEqual([]);
+    expect(await found("premier bash")).toEqual([]);
+    // Punctuation separates words and matches nothing itself; LIKE wildcards are not wild.
     expect(await found("% CUP_f")).toEqual([cup]);
+    expect(await found("100%")).toEqual([cup]);
+    expect(await found("p_e")).toEqual([]);
+    expect(await found("%")).toEqual([]);
+    expect(await found("_")).toEqual([]);
     // Under three characters there is no trigram to look up: the same answers, found by a scan.
-    expect((await found("ip")).length).toBe(2);
-    expect(await found("%")).toEqual([cup]);
-    expect(await found("_")).toEqual([cup]);
+    expect(await found("ip")).toEqual([ipl.id]);
+    expect(await found("b b")).toEqual([competitions[2]?.id]);
     expect(invalidFields(await r.api.get("/api/v1/competitions?name="))).toEqual(["name"]);
+  });
+
+  it("finds participants by full names where the source has initials, in any order, accents aside", async () => {
+    const found = async (name: string) =>
+      (
+        await everyPage<{ participantId: string }>(r.api, `/api/v1/participants?name=${encodeURIComponent(name)}`, 10)
+      ).map((p) => p.participantId);
+    for (const name of ["virat kohli", "Kohli Virat", "VIRAT KOH"])
+      expect(await found(name), name).toEqual([players.kohli.id]);
+    // A word starts a word: "v" starts "Vivek" as well as being V Kohli's initial.
+    for (const name of ["kohli", "V Kohli", "v. kohli"])
+      expect(await found(name), name).toEqual([players.kohli.id, players.vivek.id]);
+    // An initial stands for a word only beside a word that matches in full.
+    expect(await found("virat")).toEqual([players.viratSingh.id]);
+    expect(await found("v")).toEqual([players.kohli.id, players.viratSingh.id, players.vivek.id]);
+    expect(await found("mahendra singh dhoni")).toEqual([players.dhoni.id]);
+    expect(await found("ms dhoni")).toEqual([players.dhoni.id]);
+    expect(await found("mahendra virat")).toEqual([]);
+    for (const name of ["zoe orsted", "ZOË ØRSTED", "nunez", "Núñez zoe", "orsted-nunez"])
+      expect(await found(name), name).toEqual([players.orsted.id]);
+    expect(await found("navdeep saini")).toEqual([saini.id]);
   });
 
   it("serves one competition, and 404 for an unknown one", async () => {
@@ -150,7 +185,7 @@ describe("competitions, seasons, competitors and participants", () => {
   it("pages through every participant exactly once", async () => {
     const all = await everyPage<{ participantId: string; name: string }>(r.api, "/api/v1/participants", 17);
     expect(new Set(all.map((p) => p.participantId)).size).toBe(all.length);
-    expect(all.length).toBe(1 + 22 * 6);
+    expect(all.length).toBe(1 + Object.keys(players).length + 22 * 6);
     expect(all.map((p) => p.name.toLowerCase())).toEqual(all.map((p) => p.name.toLowerCase()).sort());
   });
 

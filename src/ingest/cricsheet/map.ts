@@ -20,7 +20,7 @@ export type MatchImport = {
   season: { id: string; competitionId: string; label: string };
   teams: (NamedEntity & { playedAs: string; teamType: "club" | "international"; gender: "male" | "female" })[];
   venue: (NamedEntity & { spelledAs: string; city: string | null }) | null;
-  participants: NamedEntity[];
+  participants: (NamedEntity & { registerId: string })[];
   dismissalKinds: string[];
   fixture: FixtureContent;
 };
@@ -77,6 +77,7 @@ export function mapMatch(matchId: string, match: CricsheetMatch): MatchImport {
     .map(([name, registerId]) => ({
       id: cricsheetIds.participant(registerId),
       name,
+      registerId,
       sourceIds: [cricsheetSource.participant(registerId)],
     }));
 

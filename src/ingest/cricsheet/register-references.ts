@@ -15,6 +15,7 @@ import {
 } from "../../commands/reference/register.js";
 import type { EventStore } from "../../event-store/port.js";
 import type { MatchImport } from "./map.js";
+import { PeopleRegister } from "./people-register.js";
 
 /**
  * Registers the competition, season, teams, venue, players and dismissal kinds a match
@@ -25,6 +26,7 @@ export class ReferenceRegistrar {
   private readonly done = new Map<string, Promise<unknown>>();
   private readonly knownTerms = new Set<string>();
   private vocabulary: Promise<unknown> = Promise.resolve();
+  private readonly people = PeopleRegister.load();
 
   constructor(
     private readonly store: EventStore,
@@ -68,14 +70,16 @@ export class ReferenceRegistrar {
         ),
       );
     }
+    const people = await this.people;
     for (const p of participants) {
+      const registration = { sourceIds: p.sourceIds };
+      // The match's spelling registers the participant; the register's names are added to it.
+      const names = new Set([p.name, ...people.namesOf(p.registerId)]);
       work.push(
-        this.named(participantStream(p.id), {
-          kind: "Participant",
-          id: p.id,
-          name: p.name,
-          registration: { sourceIds: p.sourceIds },
-        }),
+        (async () => {
+          for (const name of names)
+            await this.named(participantStream(p.id), { kind: "Participant", id: p.id, name, registration });
+        })(),
       );
     }
     work.push(this.terms(dismissalKinds));

@@ -1,23 +1,20 @@
+import type { PendingQuery, Row } from "postgres";
 import type { Sql } from "../../db/database.js";
 import type { Direction, Keyed } from "../../http/pagination.js";
+import { INITIAL_MARK, words } from "../../names/search-text.js";
 import type { Competition, Competitor, Participant, Season } from "../schemas/reference.js";
 
 /**
  * Competitions, competitors and participants are listed by name (case-insensitive, the
- * `sort_name` column) then id; the `name` filter matches any part of any known spelling,
- * case-insensitively.
+ * `sort_name` column) then id; the `name` filter matches the words of any known spelling.
  */
 export type NameKey = [sortName: string, id: string];
 export type NamedQuery = { name?: string | undefined; direction: Direction; after?: NameKey | undefined; take: number };
 
+type NamedTable = "competition" | "competitor" | "participant";
 type NamedRow = { id: string; name: string; alternative_names: string[]; source_ids: string[]; sort_name: string };
 
-function named<Row extends NamedRow>(
-  sql: Sql,
-  table: "competition" | "competitor" | "participant",
-  extra: string[],
-  q: NamedQuery,
-) {
+function named<Row extends NamedRow>(sql: Sql, table: NamedTable, extra: string[], q: NamedQuery) {
   const id = sql(`${table}_id`);
   const after = q.after
     ? q.direction === "asc"
@@ -29,22 +26,34 @@ function named<Row extends NamedRow>(
     select ${id} as id, name, alternative_names, source_ids, sort_name ${extra.length ? sql`, ${sql(extra)}` : sql``}
     from ${sql(table)}
     where true
-      ${q.name ? nameFilter(sql, q.name) : sql``}
+      ${q.name ? nameFilter(sql, table, q.name) : sql``}
       ${after}
     order by ${order}
     limit ${q.take}`;
 }
 
 /**
- * Any spelling holding `name`, case-insensitively. From three characters on, a LIKE the
- * trigram index (`*_by_search_text`) serves, so a rare name reads a few rows however many
- * names there are; a shorter pattern has no trigram to look up and matches so many names
- * that walking them in name order fills a page soonest.
+ * Every word of `name` starts a word of one of the entity's spellings, in any order, case
+ * and accents aside (src/names/search-text.ts). For participants a word may instead match an
+ * initial ("virat" the "V" of "V Kohli") when another word matches a word in full, so
+ * "virat kohli" finds V Kohli while "virat" alone finds only players named Virat.
+ *
+ * A word of three characters or more is a LIKE the trigram index (`*_by_search_text`)
+ * serves, so a rare name reads a few rows however many names there are; a shorter word has
+ * no trigram to look up and matches so many names that walking them in name order fills a
+ * page soonest.
  */
-const nameFilter = (sql: Sql, name: string) =>
-  [...name].length >= 3
-    ? sql`and search_text like lower(${`%${name.replace(/[\\%_]/g, "\\$&")}%`})`
-    : sql`and strpos(search_text, lower(${name})) > 0`;
+const nameFilter = (sql: Sql, table: NamedTable, name: string) => {
+  const tokens = words(name);
+  if (tokens.length === 0) return sql`and false`;
+  const starts = (token: string) =>
+    token.length >= 3 ? sql`search_text like ${`% ${token}%`}` : sql`strpos(search_text, ${` ${token}`}) > 0`;
+  const all = (conditions: PendingQuery<Row[]>[]) => conditions.reduce((a, b) => sql`${a} and ${b}`);
+  const any = (conditions: PendingQuery<Row[]>[]) => conditions.reduce((a, b) => sql`${a} or ${b}`);
+  if (table !== "participant") return sql`and ${all(tokens.map(starts))}`;
+  const initial = (token: string) => sql`strpos(search_text, ${` ${token[0]}${INITIAL_MARK}`}) > 0`;
+  return sql`and ${all(tokens.map((t) => sql`(${starts(t)} or ${initial(t)})`))} and (${any(tokens.map(starts))})`;
+};
 
 const byId = <Row>(sql: Sql, table: string, id: string, extra: string[]) => sql<(Row & NamedRow)[]>`
   select ${sql(`${table}_id`)} as id, name, alternative_names, source_ids, sort_name
