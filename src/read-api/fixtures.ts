@@ -19,6 +19,16 @@ const listQuery = z
   .object({
     competitionId: idFilter("Only fixtures of this competition.", SAMPLE.competitionId),
     seasonId: idFilter("Only fixtures of this season.", SAMPLE.seasonId),
+    season: z.string().trim().min(1).max(20).optional().openapi({
+      description:
+        "Only fixtures of seasons with this label or display name: the IPL's first season is labelled `2007/08` and named `2008`, and either finds it. With `competitionId`, one competition's season.",
+      example: "2016",
+    }),
+    stage: z.string().trim().min(1).max(60).optional().openapi({
+      description:
+        "Only fixtures of this stage, case-insensitively, as the source names it (`Final`, `Qualifier 1`, `Eliminator`, `Semi Final`); league fixtures have none.",
+      example: "Final",
+    }),
     competitorId: idFilter("Only fixtures this competitor played in.", SAMPLE.competitorId),
     gender: z
       .enum(["male", "female"])

@@ -26,7 +26,7 @@ export const memoised =
 export const pathId = (name: string, description: string, example: string) =>
   z.string().openapi({ param: { name, in: "path" }, description, example });
 
-/** Case-insensitive part of any spelling of a name. */
+/** The words of a name, as src/names/search-text.ts matches them. */
 export const nameFilter = (what: string, example: string) =>
   z
     .string()

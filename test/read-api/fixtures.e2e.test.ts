@@ -47,7 +47,24 @@ const fixtures: FixtureBuilder[] = [
     aFixture({ season: wpl2024, home: miW, away: dcW, startDate: `2024-03-0${i + 1}`, gender: "female" }),
   ),
 ];
-const detailed = aFixture({ season: ipl2024, home: mi, away: rcb, startDate: "2024-05-26", endDate: "2024-05-27" })
+const qualifier = aFixture({ season: ipl2024, home: csk, away: rcb, startDate: "2024-05-21", stage: "Qualifier 1" });
+const wplFinal = aFixture({
+  season: wpl2024,
+  home: miW,
+  away: dcW,
+  startDate: "2024-03-17",
+  gender: "female",
+  stage: "Final",
+});
+fixtures.push(qualifier, wplFinal);
+const detailed = aFixture({
+  season: ipl2024,
+  home: mi,
+  away: rcb,
+  startDate: "2024-05-26",
+  endDate: "2024-05-27",
+  stage: "Final",
+})
   .withInnings({ deliveries: 40, wicketEvery: 5 })
   .withInnings({ deliveries: 38 })
   .withOutcome();
@@ -78,6 +95,16 @@ describe("GET /api/v1/fixtures", () => {
     ["seasonId", () => `seasonId=${ipl2023.id}`, (f: FixtureBuilder) => f.season === ipl2023],
     ["competitorId", () => `competitorId=${rcb?.id}`, (f: FixtureBuilder) => f.home === rcb || f.away === rcb],
     ["gender", () => "gender=female", (f: FixtureBuilder) => f.home.gender === "female"],
+    // A season by its label or display name: WPL "2023/24" started in 2024, so it is named "2024".
+    ["season (label)", () => "season=2023/24", (f: FixtureBuilder) => f.season === wpl2024],
+    ["season (display name)", () => "season=2024", (f: FixtureBuilder) => f.season === ipl2024 || f.season === wpl2024],
+    [
+      "season and competitionId",
+      () => `season=2024&competitionId=${ipl.id}`,
+      (f: FixtureBuilder) => f.season === ipl2024,
+    ],
+    ["stage (any case)", () => "stage=FINAL", (f: FixtureBuilder) => f.stage === "Final"],
+
     [
       "startDateFrom and startDateTo (inclusive)",
       () => `startDateFrom=${day(2)}&startDateTo=${day(4)}`,
@@ -92,6 +119,21 @@ describe("GET /api/v1/fixtures", () => {
     const expected = idsOf(fixtures.filter(keep));
     expect(expected.length).toBeGreaterThan(1);
     expect(ids(await everyPage<ApiFixture>(r.api, `/api/v1/fixtures?${query()}`, 2))).toEqual(expected);
+  });
+
+  it("finds one season's final by label and stage, and nothing for a season or stage nobody has", async () => {
+    const found = async (query: string) => ids(await everyPage<ApiFixture>(r.api, `/api/v1/fixtures?${query}`, 2));
+    expect(await found("season=2023/24&stage=final")).toEqual([wplFinal.id]);
+    expect(await found(`season=2024&stage=Qualifier%201&competitionId=${ipl.id}`)).toEqual([qualifier.id]);
+    expect(await found("season=2023&stage=final")).toEqual([]);
+    expect(await found("season=1999")).toEqual([]);
+    expect(await found("stage=Semi%20Final")).toEqual([]);
+    for (const [name, value] of [
+      ["season", ""],
+      ["stage", "%20"],
+      ["season", "x".repeat(21)],
+    ] as const)
+      expect(invalidFields(await r.api.get(`/api/v1/fixtures?${name}=${value}`))).toEqual([name]);
   });
 
   it("answers invalid filters, sorts and cursors with 400 naming the parameter", async () => {
@@ -166,8 +208,8 @@ describe("GET /api/v1/fixtures/{fixtureId}", () => {
         gender: "male",
         ballsPerOver: 6,
         oversPerInnings: 20,
-        stage: null,
-        matchNumber: 1,
+        stage: "Final",
+        matchNumber: null,
         toss: { winner: ref(home), decision: "bat" },
         outcome: {
           result: "won",

@@ -200,6 +200,7 @@ export class FixtureBuilder implements Buildable {
     readonly startDate: string,
     readonly endDate: string,
     readonly matchType: string,
+    readonly stage: string | null = null,
   ) {
     this.setUp = [
       event(this.stream, "FixtureScheduled", {
@@ -215,8 +216,8 @@ export class FixtureBuilder implements Buildable {
         gender: home.gender,
         ballsPerOver: 6,
         oversPerInnings: matchType === "Test" ? null : matchType === "ODI" ? 50 : 20,
-        stage: null,
-        matchNumber: 1,
+        stage,
+        matchNumber: stage ? null : 1,
         source: { sourceId: `cricsheet:match:${this.id}`, revision: 1, dataVersion: "1.1.0", createdOn: startDate },
       }),
       ...[home, away].map((t) =>
@@ -412,6 +413,7 @@ export type FixtureOptions = {
   endDate?: string;
   matchType?: "T20" | "ODI" | "Test";
   gender?: "male" | "female";
+  stage?: string | null;
 };
 
 export const aFixture = ({
@@ -423,4 +425,6 @@ export const aFixture = ({
   startDate = "2024-04-01",
   endDate = startDate,
   matchType = "T20",
-}: FixtureOptions = {}) => new FixtureBuilder(season ?? aSeason(), home, away, venue, startDate, endDate, matchType);
+  stage = null,
+}: FixtureOptions = {}) =>
+  new FixtureBuilder(season ?? aSeason(), home, away, venue, startDate, endDate, matchType, stage);

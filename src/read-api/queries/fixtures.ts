@@ -8,6 +8,8 @@ export type FixtureKey = [startDate: string, fixtureId: string];
 export type FixtureFilters = {
   competitionId?: string | undefined;
   seasonId?: string | undefined;
+  season?: string | undefined;
+  stage?: string | undefined;
   competitorId?: string | undefined;
   gender?: string | undefined;
   startDateFrom?: string | undefined;
@@ -94,6 +96,8 @@ const joins = (sql: Sql) => sql`
 const filters = (sql: Sql, q: FixtureFilters) => sql`
   ${q.competitionId ? sql`and f.competition_id = ${q.competitionId}` : sql``}
   ${q.seasonId ? sql`and f.season_id = ${q.seasonId}` : sql``}
+  ${q.season ? sql`and f.season_id in (select season_id from season where ${q.season} in (label, name))` : sql``}
+  ${q.stage ? sql`and lower(f.stage) = lower(${q.stage})` : sql``}
   ${q.competitorId ? sql`and f.competitor_ids @> array[${q.competitorId}]::text[]` : sql``}
   ${q.gender ? sql`and f.gender = ${q.gender}` : sql``}
   ${q.startDateFrom ? sql`and f.start_date >= ${q.startDateFrom}::date` : sql``}
