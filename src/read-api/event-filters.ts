@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { integerParam } from "../http/pagination.js";
 import { SAMPLE } from "../ingest/sample-ids.js";
+import type { IdFilterValue } from "./misplaced-ids.js";
 import { idFilter } from "./params.js";
 
 /** The filters of the events list and both exports (the specification's event filters). */
@@ -22,3 +23,11 @@ export const eventFilters = {
     example: SAMPLE.wicketKind,
   }),
 };
+
+/** The id filters among the event filters, for refuseMisplacedIds. */
+export const eventIdFilters = (q: { inningsId?: string; competitorId?: string; participantId?: string }) =>
+  ({
+    inningsId: { kind: "innings", id: q.inningsId },
+    competitorId: { kind: "competitor", id: q.competitorId },
+    participantId: { kind: "participant", id: q.participantId },
+  }) satisfies Record<string, IdFilterValue>;

@@ -8,9 +8,10 @@ import { ApiError, errorResponse, errorResponses, notFound } from "../http/error
 import { taggedFile, versionedEtag } from "../http/etag.js";
 import { SAMPLE } from "../ingest/sample-ids.js";
 import { CSV_COLUMNS } from "../submissions/csv.js";
-import { eventFilters } from "./event-filters.js";
+import { eventFilters, eventIdFilters } from "./event-filters.js";
 import { eventsCsvHeader, eventsCsvRows } from "./events-csv.js";
 import { type ExpectedDigest, type ExportFormat, exportBody } from "./export-body.js";
+import { refuseMisplacedIds } from "./misplaced-ids.js";
 import { pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { type EventFilters, exportDigest, toEvents } from "./queries/events.js";
 import { fixtureVersion } from "./queries/fixtures.js";
@@ -138,6 +139,7 @@ export function registerFixtureEventExports(app: Router, deps: AppDependencies) 
     const version = await fixtureVersion(sql(), fixtureId);
     if (version === undefined) throw notFound("fixture");
     const digest = await exportDigest(sql(), fixtureId, filters);
+    if (digest.count === 0) await refuseMisplacedIds(sql(), eventIdFilters(filters));
     if (digest.count > limit) {
       throw new ApiError(
         "EXPORT_TOO_LARGE",

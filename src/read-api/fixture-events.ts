@@ -6,7 +6,8 @@ import { ApiError, errorResponses, notFound } from "../http/errors.js";
 import { versionedJson } from "../http/etag.js";
 import { cursorParam, INTEGER_MAX, keysetPage, limitParam, paginationSchema } from "../http/pagination.js";
 import { SAMPLE } from "../ingest/sample-ids.js";
-import { eventFilters } from "./event-filters.js";
+import { eventFilters, eventIdFilters } from "./event-filters.js";
+import { refuseMisplacedIds } from "./misplaced-ids.js";
 import { pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findEvent, listEvents } from "./queries/events.js";
 import { fixtureVersion } from "./queries/fixtures.js";
@@ -104,6 +105,7 @@ export function registerFixtureEvents(app: Router, deps: AppDependencies) {
       throw refused;
     });
     if (version === undefined) throw notFound("fixture");
+    if (page.data.length === 0) await refuseMisplacedIds(sql(), eventIdFilters(filters));
     return versionedJson(c, version, { ...page, fixtureVersion: version });
   });
   openapiCanonicalRead(app, deps, detailRoute, READ_FROM.fixtures, async (c) => {

@@ -7,6 +7,7 @@ import { errorResponses, notFound } from "../http/errors.js";
 import { versionedJson } from "../http/etag.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
 import { SAMPLE } from "../ingest/sample-ids.js";
+import { refuseMisplacedIds } from "./misplaced-ids.js";
 import { idFilter, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findFixture, listFixtures } from "./queries/fixtures.js";
 import { fixtureDetailSchema, fixtureSchema } from "./schemas/fixture.js";
@@ -99,6 +100,12 @@ export function registerFixtures(app: Router, deps: AppDependencies) {
       key: fixtureKey,
       fetch: (after, take) => listFixtures(sql(), filters, { direction: directionOf(sort), after, take }),
     });
+    if (page.data.length === 0)
+      await refuseMisplacedIds(sql(), {
+        competitionId: { kind: "competition", id: filters.competitionId },
+        seasonId: { kind: "season", id: filters.seasonId },
+        competitorId: { kind: "competitor", id: filters.competitorId },
+      });
     return c.json(page, 200);
   });
   openapiCanonicalRead(app, deps, detailRoute, READ_FROM.fixtures, async (c) => {

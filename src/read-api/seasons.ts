@@ -6,6 +6,7 @@ import { storableDate } from "../http/dates.js";
 import { errorResponses, notFound } from "../http/errors.js";
 import { collectionSchema, cursorParam, directionOf, keysetPage, limitParam, sortParam } from "../http/pagination.js";
 import { SAMPLE } from "../ingest/sample-ids.js";
+import { refuseMisplacedIds } from "./misplaced-ids.js";
 import { idFilter, oneResource, pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { findSeason, listSeasons } from "./queries/reference.js";
 import { seasonSchema } from "./schemas/reference.js";
@@ -66,6 +67,8 @@ export function registerSeasons(app: Router, deps: AppDependencies) {
       fetch: (after, take) =>
         listSeasons(sql(), { competitionId: inputs.competitionId, direction: directionOf(inputs.sort), after, take }),
     });
+    if (page.data.length === 0)
+      await refuseMisplacedIds(sql(), { competitionId: { kind: "competition", id: inputs.competitionId } });
     return c.json(page, 200);
   });
   openapiCanonicalRead(app, deps, detailRoute, READ_FROM.reference, async (c) => {

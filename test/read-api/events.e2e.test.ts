@@ -112,6 +112,34 @@ describe("GET /api/v1/fixtures/{fixtureId}/events", () => {
     expect(await everyPage(r.api, `${eventsPath}?inningsId=${other.innings[0]?.inningsId}`, 10)).toEqual([]);
   });
 
+  it("says so when a filter is given an id of another kind, in the list and both exports", async () => {
+    const wrongKind = async (path: string) => {
+      const res = await r.api.get(path);
+      expect(res.status, res.text).toBe(400);
+      return (res.body as { error: { details: { code: string; field: string; message: string }[] } }).error.details;
+    };
+    for (const path of [eventsPath, `${eventsPath}/export.json`, `${eventsPath}/export.csv`])
+      expect(await wrongKind(`${path}?participantId=${fixture.home.id}`)).toEqual([
+        {
+          code: "WRONG_KIND_OF_ID",
+          field: "participantId",
+          message: "This is the id of a competitor, not of a participant: filter by competitorId",
+        },
+      ]);
+    const batter = fixture.home.players[0]?.id as string;
+    expect(await wrongKind(`${eventsPath}?inningsId=${fixture.id}&competitorId=${batter}`)).toEqual([
+      { code: "WRONG_KIND_OF_ID", field: "inningsId", message: "This is the id of a fixture, not of an innings" },
+      {
+        code: "WRONG_KIND_OF_ID",
+        field: "competitorId",
+        message: "This is the id of a participant, not of a competitor: filter by participantId",
+      },
+    ]);
+    // Ids of the right kind that match nothing here, or of nothing at all, still give an empty page.
+    expect(await everyPage(r.api, `${eventsPath}?participantId=${other.home.players[0]?.id}`, 10)).toEqual([]);
+    expect(await everyPage(r.api, `${eventsPath}?participantId=nobody`, 10)).toEqual([]);
+  });
+
   it("refuses a cursor reused with other filters, for another fixture, or made up", async () => {
     const first = await r.api.get(`${eventsPath}?limit=5&overNumber=1`);
     const cursor = encodeURIComponent((first.body as { pagination: { nextCursor: string } }).pagination.nextCursor);

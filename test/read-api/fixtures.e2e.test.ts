@@ -136,6 +136,34 @@ describe("GET /api/v1/fixtures", () => {
       expect(invalidFields(await r.api.get(`/api/v1/fixtures?${name}=${value}`))).toEqual([name]);
   });
 
+  it("says so when a filter is given an id of another kind, and lists nothing for an id of nothing", async () => {
+    const details = async (path: string) => {
+      const res = await r.api.get(path);
+      expect(res.status, res.text).toBe(400);
+      return (res.body as { error: { details: { code: string; field: string; message: string }[] } }).error.details;
+    };
+    expect(await details(`/api/v1/fixtures?competitionId=${ipl2024.id}`)).toEqual([
+      {
+        code: "WRONG_KIND_OF_ID",
+        field: "competitionId",
+        message: "This is the id of a season, not of a competition: filter by seasonId",
+      },
+    ]);
+    expect(await details(`/api/v1/fixtures?seasonId=${ipl2024.id}&competitorId=${detailed.id}`)).toEqual([
+      { code: "WRONG_KIND_OF_ID", field: "competitorId", message: "This is the id of a fixture, not of a competitor" },
+    ]);
+    expect(await details(`/api/v1/seasons?competitionId=${mi.id}`)).toEqual([
+      {
+        code: "WRONG_KIND_OF_ID",
+        field: "competitionId",
+        message: "This is the id of a competitor, not of a competition",
+      },
+    ]);
+    expect(await everyPage(r.api, "/api/v1/fixtures?competitionId=nothing", 5)).toEqual([]);
+    // The right kind of id with nothing to show: an empty page, not an error.
+    expect(await everyPage(r.api, `/api/v1/fixtures?seasonId=${ipl2023.id}&gender=female`, 5)).toEqual([]);
+  });
+
   it("answers invalid filters, sorts and cursors with 400 naming the parameter", async () => {
     // 0000-01-01 is a valid ISO date, but PostgreSQL has no year 0: the fuzz found it was a 500.
     for (const date of ["2024-02-30", "2024-4-1", "", "yesterday", "0000-01-01"]) {
