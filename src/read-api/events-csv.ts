@@ -2,6 +2,7 @@ import { stringify } from "csv-stringify/sync";
 import { CSV_COLUMNS } from "../submissions/csv.js";
 import { SCHEMA_VERSION } from "../submissions/schema.js";
 import { type DeliveryRow, extrasOf } from "./queries/events.js";
+import type { Event } from "./schemas/event.js";
 
 /**
  * The direct-submission CSV upload format, so an exported file can be uploaded again
@@ -54,3 +55,53 @@ export const eventsCsvHeader = stringify([[...CSV_COLUMNS]], { record_delimiter:
 
 /** The whole file: the header row, then the rows. */
 export const eventsCsv = (rows: readonly DeliveryRow[]) => eventsCsvHeader + eventsCsvRows(rows);
+
+/**
+ * Columns for reading rather than uploading, after the upload columns (`columns=readable`):
+ * the innings counted from 1, the teams by the names they played under, the players by
+ * name, and each wicket's kind, player out and fielders in their own cells. A ball with two
+ * wickets (rare: a run out and a retirement) holds both, ` | ` between them; a wicket's
+ * fielders are `; `-separated, a substitute marked `(sub)`. A name the reference data does
+ * not have yet is an empty cell (the ids stay in the upload columns).
+ */
+export const READABLE_COLUMNS = [
+  "innings",
+  "battingTeam",
+  "bowlingTeam",
+  "striker",
+  "nonStriker",
+  "bowler",
+  "wicketKind",
+  "playerOut",
+  "fielders",
+] as const;
+
+/** The names the teams of each innings played under, by innings id. */
+export type InningsTeams = ReadonlyMap<string, { batting: string | null; bowling: string | null }>;
+
+const perWicket = (e: Event, text: (w: Event["wickets"][number]) => string | null) =>
+  e.wickets.map((w) => text(w) ?? "").join(" | ");
+
+function readable(e: Event, teams: InningsTeams): string[] {
+  const innings = teams.get(e.inningsId);
+  return [
+    e.inningsOrdinal + 1,
+    innings?.batting,
+    innings?.bowling,
+    e.strikerName,
+    e.nonStrikerName,
+    e.bowlerName,
+    perWicket(e, (w) => w.kind),
+    perWicket(e, (w) => w.playerOutName),
+    perWicket(e, (w) => w.fielders.map((f) => `${f.name ?? ""}${f.substitute ? " (sub)" : ""}`).join("; ")),
+  ].map(cell);
+}
+
+export const readableCsvHeader = stringify([[...CSV_COLUMNS, ...READABLE_COLUMNS]], { record_delimiter: "windows" });
+
+/** The rows with their readable columns; `events` are the rows as public events, in the same order. */
+export const readableCsvRows = (rows: readonly DeliveryRow[], events: readonly Event[], teams: InningsTeams) =>
+  stringify(
+    rows.map((r, i) => [...record(r), ...readable(events[i] as Event, teams)]),
+    { record_delimiter: "windows" },
+  );

@@ -9,11 +9,18 @@ import { taggedFile, versionedEtag } from "../http/etag.js";
 import { SAMPLE } from "../ingest/sample-ids.js";
 import { CSV_COLUMNS } from "../submissions/csv.js";
 import { eventFilters, eventIdFilters } from "./event-filters.js";
-import { eventsCsvHeader, eventsCsvRows } from "./events-csv.js";
+import {
+  eventsCsvHeader,
+  eventsCsvRows,
+  type InningsTeams,
+  READABLE_COLUMNS,
+  readableCsvHeader,
+  readableCsvRows,
+} from "./events-csv.js";
 import { type ExpectedDigest, type ExportFormat, exportBody } from "./export-body.js";
 import { refuseMisplacedIds } from "./misplaced-ids.js";
 import { pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
-import { type EventFilters, exportDigest, toEvents } from "./queries/events.js";
+import { type EventFilters, exportDigest, inningsTeams, toEvents } from "./queries/events.js";
 import { fixtureVersion } from "./queries/fixtures.js";
 import { type Event, eventSchema } from "./schemas/event.js";
 import { etagHeader, fixtureVersionField, ifNoneMatchParameter, notModifiedResponse } from "./versioned.js";
@@ -27,9 +34,20 @@ export const EXPORT_EVENT_LIMIT = 5000;
 /** Deliveries read and rendered at a time: a few milliseconds of work, a few hundred kB. */
 const EXPORT_PAGE = 250;
 
-const request = {
-  params: z.object({ fixtureId: pathId("fixtureId", "Fixture id.", SAMPLE.fixtureId) }),
-  query: z.object(eventFilters),
+const params = z.object({ fixtureId: pathId("fixtureId", "Fixture id.", SAMPLE.fixtureId) });
+const request = { params, query: z.object(eventFilters) };
+const csvRequest = {
+  params,
+  query: z.object({
+    ...eventFilters,
+    columns: z
+      .enum(["upload", "readable"])
+      .default("upload")
+      .openapi({
+        description: `\`upload\` (the default): the CSV upload's columns only, so the file can be uploaded again. \`readable\`: those, then ${READABLE_COLUMNS.join(", ")}: the innings from 1, team and player names, and each wicket's kind, player out and fielders in their own cells (two wickets on one ball \` | \`-separated, fielders \`; \`-separated, a substitute marked \`(sub)\`).`,
+        example: "readable",
+      }),
+  }),
 };
 
 const tooLarge = {
@@ -94,10 +112,10 @@ const csvRoute = createRoute({
   tags: ["Public reads"],
   operationId: "exportFixtureEventsCsv",
   summary: "Every matching event as CSV",
-  description: `${common} The columns are the CSV upload's, in its order (${CSV_COLUMNS.join(", ")}), so the file can be uploaded again unchanged: \`schemaVersion\` 1.0, empty cells for absent values, \`wickets\` a JSON array in its cell (empty when none). RFC 4180, UTF-8, CRLF line ends. Filename \`<fixtureId>-events.csv\`.`,
+  description: `${common} By default the columns are the CSV upload's, in its order (${CSV_COLUMNS.join(", ")}), so the file can be uploaded again unchanged: \`schemaVersion\` 1.0, empty cells for absent values, \`wickets\` a JSON array in its cell (empty when none). \`columns=readable\` adds names and wickets in cells of their own after those (for reading: the upload takes its own columns only, so a file to upload again is the default one). RFC 4180, UTF-8, CRLF line ends. Filename \`<fixtureId>-events.csv\`.`,
   ...implemented,
   parameters: [ifNoneMatchParameter],
-  request,
+  request: csvRequest,
   responses: {
     200: {
       description: "The export",
@@ -133,7 +151,7 @@ export function registerFixtureEventExports(app: Router, deps: AppDependencies) 
     c: Context,
     { fixtureId }: { fixtureId: string },
     filters: EventFilters,
-    kind: "json" | "csv",
+    kind: "json" | "csv" | "readable csv",
     headers: Record<string, string>,
   ) {
     const version = await fixtureVersion(sql(), fixtureId);
@@ -146,21 +164,29 @@ export function registerFixtureEventExports(app: Router, deps: AppDependencies) 
         `More than ${limit} events match; narrow the export with filters (inningsId, overNumber, …) or page through /events`,
       );
     }
-    // The CSV shows no names: a renamed player leaves its file, and its ETag, as they were.
-    const shown: ExpectedDigest = kind === "json" ? { rows: digest.rows, names: digest.names } : { rows: digest.rows };
+    // The upload CSV shows no names: a renamed player leaves its file, and its ETag, as they were.
+    const shown: ExpectedDigest = kind === "csv" ? { rows: digest.rows } : { rows: digest.rows, names: digest.names };
     const made = [kind, JSON.stringify(Object.entries(filters).sort()), shown.rows, shown.names ?? ""];
     const etag = versionedEtag(version, made.join("\n"));
-    const format = kind === "json" ? jsonFormat(sql(), fixtureId, version, digest.count) : csvFormat;
+    const format =
+      kind === "json"
+        ? jsonFormat(sql(), fixtureId, version, digest.count)
+        : kind === "csv"
+          ? csvFormat
+          : readableCsvFormat(sql(), await inningsTeams(sql(), fixtureId));
     const body = exportBody(sql(), fixtureId, filters, pageSize, format, shown);
-    return taggedFile(c, etag, body, { ...headers, "Content-Disposition": attachment(fixtureId, kind) });
+    const extension = kind === "json" ? "json" : "csv";
+    return taggedFile(c, etag, body, { ...headers, "Content-Disposition": attachment(fixtureId, extension) });
   }
 
   openapiCanonicalRead(app, deps, jsonRoute, READ_FROM.fixtures, (c) =>
     exported(c, c.req.valid("param"), c.req.valid("query"), "json", { "Content-Type": "application/json" }),
   );
-  openapiCanonicalRead(app, deps, csvRoute, READ_FROM.fixtures, (c) =>
-    exported(c, c.req.valid("param"), c.req.valid("query"), "csv", { "Content-Type": "text/csv; charset=utf-8" }),
-  );
+  openapiCanonicalRead(app, deps, csvRoute, READ_FROM.fixtures, (c) => {
+    const { columns, ...filters } = c.req.valid("query");
+    const kind = columns === "readable" ? "readable csv" : "csv";
+    return exported(c, c.req.valid("param"), filters, kind, { "Content-Type": "text/csv; charset=utf-8" });
+  });
 }
 
 /** `{"data":[…],"fixtureId":…,"fixtureVersion":…,"count":…}`, byte for byte what `c.json` would send. */
@@ -179,6 +205,15 @@ const csvFormat: ExportFormat = {
   page: async (rows) => ({ text: eventsCsvRows(rows) }),
   tail: "",
 };
+
+const readableCsvFormat = (sql: Sql, teams: InningsTeams): ExportFormat => ({
+  head: readableCsvHeader,
+  async page(rows) {
+    const events = await toEvents(sql, rows);
+    return { text: readableCsvRows(rows, events, teams), names: events.flatMap(namesShown) };
+  },
+  tail: "",
+});
 
 /** The participants an event names, with their names (those the reference data has). */
 const namesShown = (e: Event): [string, string][] =>

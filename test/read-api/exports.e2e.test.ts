@@ -113,6 +113,52 @@ describe("GET /api/v1/fixtures/{fixtureId}/events/export.json and export.csv", (
     expect(byId.get(nonBoundary.eventId)?.runsNonBoundary).toBe("true");
   });
 
+  it("adds readable columns on request: innings from 1, teams and players by name, each wicket's parts in cells", async () => {
+    const res = await r.api.get(`${base}/export.csv?columns=readable`);
+    expect(res.status).toBe(200);
+    expect(res.text.split("\r\n")[0]).toBe(
+      `${HEADER},innings,battingTeam,bowlingTeam,striker,nonStriker,bowler,wicketKind,playerOut,fielders`,
+    );
+    const rows = readCsv(res.text) as Record<string, string>[];
+    // The upload columns are the default export's, row for row.
+    const upload = readCsv((await r.api.get(`${base}/export.csv`)).text) as Record<string, string>[];
+    const uploadColumns = HEADER.split(",");
+    expect(rows.map((row) => uploadColumns.map((column) => row[column]))).toEqual(
+      upload.map((row) => uploadColumns.map((column) => row[column])),
+    );
+
+    const name = new Map([...fixture.home.players, ...fixture.away.players].map((p) => [p.id, p.name]));
+    const byId = new Map(rows.map((row) => [row.eventId, row]));
+    for (const d of fixture.deliveries) {
+      const innings = fixture.innings[d.inningsOrdinal] as (typeof fixture.innings)[number];
+      const wicket = d.state.wickets[0];
+      expect(byId.get(d.eventId)).toMatchObject({
+        innings: String(d.inningsOrdinal + 1),
+        battingTeam: innings.batting.name,
+        bowlingTeam: innings.bowling.name,
+        striker: name.get(d.state.strikerId),
+        nonStriker: name.get(d.state.nonStrikerId),
+        bowler: name.get(d.state.bowlerId),
+        wicketKind: wicket?.kind ?? "",
+        playerOut: wicket ? name.get(wicket.playerOutId) : "",
+        fielders: (wicket?.fielders ?? [])
+          .map((f) => `${name.get(f.participantId)}${f.substitute ? " (sub)" : ""}`)
+          .join("; "),
+      });
+    }
+    expect(rows.some((row) => row.fielders !== "")).toBe(true);
+
+    // Its own ETag: a client holding the default file does not get a 304 for this one.
+    const uploadTag = (await r.api.get(`${base}/export.csv`)).headers.get("ETag") as string;
+    expect(res.headers.get("ETag")).not.toBe(uploadTag);
+    const again = await r.api.get(`${base}/export.csv?columns=readable`, {
+      headers: { "If-None-Match": res.headers.get("ETag") as string },
+    });
+    expect(again.status).toBe(304);
+    expect(invalidFields(await r.api.get(`${base}/export.csv?columns=pretty`))).toEqual(["columns"]);
+    expect(invalidFields(await r.api.get(`${base}/export.json?columns=readable`))).toEqual(["columns"]);
+  });
+
   it("answers 304 to a current If-None-Match and a new ETag once the fixture changes", async () => {
     for (const file of ["export.csv", "export.json"]) {
       const first = await r.api.get(`${base}/${file}`);

@@ -1,6 +1,7 @@
 import { isUuid } from "../../../streams/shared.js";
 import type { Sql } from "../../db/database.js";
 import type { Keyed } from "../../http/pagination.js";
+import type { InningsTeams } from "../events-csv.js";
 import type { Event } from "../schemas/event.js";
 import { versionOf } from "./fixtures.js";
 import { participantNames } from "./reference.js";
@@ -216,4 +217,17 @@ export function extrasOf(r: DeliveryRow): Event["extras"] {
   if (r.extra_leg_byes !== null) extras.legByes = r.extra_leg_byes;
   if (r.extra_penalty !== null) extras.penalty = r.extra_penalty;
   return extras;
+}
+
+/** The names the teams of each of the fixture's innings played under (readable CSV columns). */
+export async function inningsTeams(sql: Sql, fixtureId: string): Promise<InningsTeams> {
+  const rows = await sql<{ innings_id: string; batting: string | null; bowling: string | null }[]>`
+    select i.innings_id,
+           (select c ->> 'name' from jsonb_array_elements(f.competitors) c
+            where c ->> 'competitorId' = i.batting_competitor_id) as batting,
+           (select c ->> 'name' from jsonb_array_elements(f.competitors) c
+            where c ->> 'competitorId' = i.bowling_competitor_id) as bowling
+    from innings i join fixture f on f.fixture_id = i.fixture_id
+    where i.fixture_id = ${fixtureId}`;
+  return new Map(rows.map((r) => [r.innings_id, { batting: r.batting, bowling: r.bowling }]));
 }
