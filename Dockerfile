@@ -9,6 +9,8 @@ RUN npm ci --omit=dev --no-fund --no-audit
 COPY bin ./bin
 COPY src ./src
 COPY streams ./streams
+# The Cricsheet import reads the people register.
+COPY datasets ./datasets
 ENV NODE_ENV=production PORT=3000
 EXPOSE 3000
 USER node

@@ -4,12 +4,12 @@ import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { parse } from "csv-parse/sync";
 
-const REGISTER_FILE = fileURLToPath(new URL("../../../data/cricsheet/people.csv.gz", import.meta.url));
+const REGISTER_FILE = fileURLToPath(new URL("../../../datasets/cricsheet/people.csv.gz", import.meta.url));
 
 type Entry = { identifier: string; name: string; unique_name: string };
 
 /**
- * Cricsheet's people register (data/cricsheet/README.md): the name each person is known by
+ * Cricsheet's people register (datasets/cricsheet/README.md): the name each person is known by
  * and their name unique across the register, by register id. Read once, on first use.
  */
 export class PeopleRegister {
