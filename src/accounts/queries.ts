@@ -96,3 +96,13 @@ export async function listActiveAccounts(
     limit ${take}`;
   return rows.map(view);
 }
+
+/** Accounts whose request for submitter access waits for a decision, oldest request first. */
+export async function listPendingRequests(sql: Sql, { take }: { take: number }): Promise<AccountView[]> {
+  const rows = await sql<AccountRow[]>`
+    ${select(sql)}
+    where a.approval_state = 'pending' and not a.disabled
+    order by a.updated_at, a.account_id
+    limit ${take}`;
+  return rows.map(view);
+}

@@ -62,31 +62,50 @@ type Requirement = {
 export const requireCaller =
   (deps: AppDependencies, requirement: Requirement = {}): MiddlewareHandler =>
   async (c, next) => {
-    const app = application(deps);
-    let identity: VerifiedIdentity;
-    try {
-      identity = await app.identity.verifier.verify(bearerToken(c.req.header("Authorization")));
-    } catch (error) {
+    const authorization = c.req.header("Authorization");
+    const caller = await authenticate(deps, c, bearerToken(authorization), requirement).catch((error: unknown) => {
       if (!(error instanceof InvalidToken)) throw error;
-      deps.logger.info({ requestId: c.get("requestId"), reason: error.reason }, "bearer token refused");
-      const message = looksLikeApiKey(c.req.header("Authorization"))
+      const message = looksLikeApiKey(authorization)
         ? "That is an API key: keys go in X-API-Key, and only the public reads take one; this operation needs a bearer token from the identity provider"
         : (MESSAGES[error.reason] ?? "The bearer token is not valid");
       throw new ApiError("UNAUTHORIZED", message);
-    }
-    const outcome = await ensureAccount(
-      app.store,
-      { subject: identity.subject, displayName: identity.displayName },
-      commandContext(c),
-    );
-    await settled(app, outcome);
-    const { account } = outcome;
-    if (account.disabled && !requirement.allowDisabled) throw new ApiError("FORBIDDEN", "This account is disabled");
-    if (requirement.admin && (account.role !== "admin" || account.disabled))
-      throw new ApiError("FORBIDDEN", "Only an administrator may do this");
-    c.set(CALLER as never, { account, identity } satisfies Caller as never);
+    });
+    c.set(CALLER as never, caller satisfies Caller as never);
     await next();
   };
+
+/**
+ * The caller a token names: verified (InvalidToken, logged, for any problem with it), their
+ * account loaded or created, a disabled account or, where asked, a non-admin refused (403).
+ * The web UI's signed-in pages authenticate their session's token through it too.
+ */
+export async function authenticate(
+  deps: AppDependencies,
+  c: Context,
+  token: string | undefined,
+  requirement: Requirement = {},
+): Promise<Caller> {
+  const app = application(deps);
+  let identity: VerifiedIdentity;
+  try {
+    identity = await app.identity.verifier.verify(token);
+  } catch (error) {
+    if (error instanceof InvalidToken)
+      deps.logger.info({ requestId: c.get("requestId"), reason: error.reason }, "bearer token refused");
+    throw error;
+  }
+  const outcome = await ensureAccount(
+    app.store,
+    { subject: identity.subject, displayName: identity.displayName },
+    commandContext(c),
+  );
+  await settled(app, outcome);
+  const { account } = outcome;
+  if (account.disabled && !requirement.allowDisabled) throw new ApiError("FORBIDDEN", "This account is disabled");
+  if (requirement.admin && (account.role !== "admin" || account.disabled))
+    throw new ApiError("FORBIDDEN", "Only an administrator may do this");
+  return { account, identity };
+}
 
 const CALLER = "caller";
 

@@ -1,12 +1,22 @@
 import type { Child } from "hono/jsx";
 
 /** Every page's frame: skip link, header with the site's navigation, main, and the data's attribution. */
-export function Layout({ title, children }: { title: string; children: Child }) {
+export function Layout({
+  title,
+  refreshSeconds,
+  children,
+}: {
+  title: string;
+  /** Reload the page this often (a batch being validated): no script needed. */
+  refreshSeconds?: number | undefined;
+  children: Child;
+}) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {refreshSeconds !== undefined && <meta http-equiv="refresh" content={String(refreshSeconds)} />}
         <title>{`${title} · Cricket Analytics`}</title>
         <link rel="stylesheet" href={STYLESHEET_PATH} />
       </head>
@@ -32,6 +42,9 @@ export function Layout({ title, children }: { title: string; children: Child }) 
                 </li>
                 <li>
                   <a href="/docs">API reference</a>
+                </li>
+                <li>
+                  <a href="/account">Account</a>
                 </li>
               </ul>
             </nav>

@@ -25,6 +25,7 @@ import {
 } from "../read-api/queries/reference.js";
 import { listReleases } from "../releases/queries.js";
 import { METRICS, type Metric } from "../statistics/leaderboards.js";
+import { ACCOUNT_ROUTES, registerAccountPages } from "./account-routes.js";
 import { STYLESHEET_PATH } from "./layout.js";
 import { CompetitionPage } from "./pages/competition.js";
 import { FixturePage } from "./pages/fixture.js";
@@ -48,8 +49,8 @@ const STYLESHEET = readFileSync(new URL("./site.css", import.meta.url), "utf8");
 const PAGE_POLICY =
   "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-/** The paths of the pages (Hono's syntax), for whoever must tell them from the API's operations. */
-export const WEB_PAGES = [
+/** The paths of the public pages (Hono's syntax). */
+const WEB_PAGES = [
   STYLESHEET_PATH,
   "/search",
   "/competitions/:competitionId",
@@ -59,6 +60,9 @@ export const WEB_PAGES = [
   "/seasons/:seasonId/leaderboards/:metric",
   "/releases",
 ] as const;
+
+/** Every route of the web UI as `METHOD path`, for whoever must tell them from the API's operations. */
+export const WEB_ROUTES = [...WEB_PAGES.map((path) => `GET ${path}`), ...ACCOUNT_ROUTES];
 
 /** Most items a page lists: more than any season has fixtures. */
 const PAGE_ITEMS = 500;
@@ -125,6 +129,7 @@ const idOf = (c: Context, name: string) => {
 export function registerWeb(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
   const limited = anonymousAccess(deps);
+  registerAccountPages(app, deps);
 
   app.get(STYLESHEET_PATH, (c) =>
     c.body(STYLESHEET, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=3600" }),

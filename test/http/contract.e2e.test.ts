@@ -6,7 +6,7 @@ import { DOMAIN_STATUS, ERROR_STATUS } from "../../src/http/errors.js";
 import { createLogger } from "../../src/http/logging.js";
 import { headerRefs } from "../../src/http/response-headers.js";
 import { apiRoutes } from "../../src/http/routes.js";
-import { WEB_PAGES } from "../../src/web/routes.js";
+import { WEB_ROUTES } from "../../src/web/routes.js";
 import type { Person } from "../support/account-api.js";
 import { testApp } from "../support/app.js";
 import { aPackage, aPackageOf, packageEventOf, sendBatch } from "../support/batches.js";
@@ -42,14 +42,14 @@ describe("the published contract and the running routes", () => {
     key: `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`,
     status: operation["x-implementation-status"],
   }));
-  // The web UI's pages are for people, not operations (but for `/`, which negotiates): GETs outside the contract and /api.
-  const pages = new Set(WEB_PAGES.map((path) => `GET ${path}`));
+  // The web UI's pages and forms are for people, not operations (but for `/`, which negotiates): outside the contract and /api.
+  const pages = new Set<string>(WEB_ROUTES);
   const routes = app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`);
   const registered = new Set(routes.filter((route) => !pages.has(route)));
 
-  it("serves every page of the web UI by GET, outside /api and outside the document", () => {
+  it("serves every page and form of the web UI outside /api and outside the document", () => {
     expect([...pages].filter((page) => !routes.includes(page))).toEqual([]);
-    expect(WEB_PAGES.filter((path) => path.startsWith("/api"))).toEqual([]);
+    expect(WEB_ROUTES.filter((route) => route.split(" ")[1]?.startsWith("/api"))).toEqual([]);
     expect(documented.filter((d) => pages.has(d.key))).toEqual([]);
   });
 

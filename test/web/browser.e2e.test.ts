@@ -1,16 +1,22 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BatchView, findBatch } from "../../src/batches/queries.js";
+import { BatchValidator } from "../../src/batches/validator.js";
+import { bootstrapAdmin } from "../../src/commands/accounts/handlers.js";
 import { createLogger } from "../../src/http/logging.js";
-import { createHttpServer } from "../../src/http/server.js";
+import { openIdentity } from "../../src/identity/open.js";
 import { cricsheetIds } from "../../src/ingest/cricsheet/ids.js";
 import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
 import { SAMPLE } from "../../src/ingest/sample-ids.js";
 import { SAMPLE_DIRECTORY } from "../../src/ingest/samples.js";
 import { type AccountApi, openAccountApi } from "../support/account-api.js";
+import { testApp } from "../support/app.js";
+import { cricsheetPackage } from "../support/cricsheet-packages.js";
+import { listening } from "../support/listening.js";
 import { aPublishedRelease } from "../support/releases.js";
 
 /**
@@ -29,6 +35,10 @@ let a: AccountApi;
 let server: Server;
 let browser: Browser;
 let base: string;
+/** The same service on the embedded default's identity: its development issuer signs in by name. */
+let local: { server: Server; base: string; dataDir: string };
+/** Validates batches in the background, as the service's workers do. */
+let validator: BatchValidator;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM))
@@ -37,9 +47,19 @@ beforeAll(async () => {
   const imported = await importCricsheet(a.world.store, [SAMPLE_DIRECTORY]);
   expect(imported.failed).toEqual([]);
   await a.world.catchUp();
-  server = createHttpServer(a.app, createLogger("silent"));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ server, base } = await listening(a.app));
+  const dataDir = mkdtempSync(path.join(tmpdir(), "cricket-dev-issuer-"));
+  const identity = await openIdentity({
+    dataDir,
+    authJwksUrl: undefined,
+    authIssuer: undefined,
+    authAudience: "authenticated",
+    authAdminUrl: undefined,
+    authAdminSecret: undefined,
+  });
+  local = { ...(await listening(testApp(undefined, a.deps({ identity })).app)), dataDir };
+  validator = new BatchValidator({ sql: a.db.sql, store: a.world.store, logger: createLogger("silent") });
+  validator.start(a.world.runner);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -55,16 +75,19 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
 }, 120_000);
 afterAll(async () => {
+  await validator?.stop();
   await browser?.close();
   await new Promise((resolve) => server?.close(resolve));
+  await new Promise((resolve) => local?.server.close(resolve));
+  if (local) rmSync(local.dataDir, { recursive: true, force: true });
   await a?.close();
 });
 
 /** Opens a page (axe may run in it: its policy is bypassed for the test's script alone). */
-async function open(target: string): Promise<{ page: Page; status: number; bytes: number }> {
+async function open(target: string, on = base): Promise<{ page: Page; status: number; bytes: number }> {
   const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  const response = await page.goto(`${base}${target}`);
+  const response = await page.goto(`${on}${target}`);
   if (!response) throw new Error(`no answer for ${target}`);
   return { page, status: response.status(), bytes: (await response.body()).length };
 }
@@ -230,5 +253,79 @@ describe("the web UI in Chromium", () => {
     const res = await fetch(`${base}/fixtures/${SAMPLE.fixtureId}`);
     expect(res.headers.get("content-security-policy")).toMatch(/^default-src 'none'; style-src 'self'/);
     expect(res.headers.get("content-security-policy")).not.toMatch(/script-src/);
+  });
+});
+
+describe("the signed-in pages in Chromium, on the embedded default's development issuer", () => {
+  /** Signs in by name on the local server's sign-in page, as a newcomer does. */
+  async function signedIn(name: string) {
+    const { page } = await open("/account", local.base);
+    await page.getByLabel("Your name").fill(name);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(name);
+    return page;
+  }
+
+  it("lets a viewer ask for access, an administrator approve it, and the submitter send a package and read its report", async () => {
+    const signIn = await open("/account", local.base);
+    await expect(signIn.page.getByText("signs you in under any name you type").isVisible()).resolves.toBe(true);
+    expect(await seriousViolations(signIn.page)).toEqual([]);
+    await signIn.page.screenshot({ path: path.join(SCREENSHOTS, "sign-in.png"), fullPage: true });
+    await signIn.page.context().close();
+
+    const submitter = await signedIn("sunil");
+    await expect(submitter.getByText("Signed in as viewer").isVisible()).resolves.toBe(true);
+    await submitter
+      .getByLabel("Competition you would submit data for")
+      .selectOption({ label: "Indian Premier League" });
+    await submitter.getByRole("button", { name: "Request access" }).click();
+    await expect(submitter.getByRole("status").textContent()).resolves.toBe(
+      "Your request was sent to the administrators.",
+    );
+    await expect(submitter.getByText("waits for an administrator").isVisible()).resolves.toBe(true);
+
+    // The first administrator is made as `cricket admin promote` makes one; then signs in by name too.
+    await bootstrapAdmin(a.world.store, "chief", { now: new Date() });
+    await a.world.catchUp();
+    const admin = await signedIn("chief");
+    const request = admin.getByRole("row", { name: /sunil/ });
+    await expect(request.textContent()).resolves.toMatch(/Indian Premier League/);
+    expect(await seriousViolations(admin)).toEqual([]);
+    await admin.screenshot({ path: path.join(SCREENSHOTS, "account-admin.png"), fullPage: true });
+    await admin.getByRole("button", { name: "Approve sunil" }).click();
+    await expect(admin.getByRole("status").textContent()).resolves.toBe("The request was approved.");
+    await expect(admin.getByText("No request waits for a decision.").isVisible()).resolves.toBe(true);
+
+    await submitter.reload();
+    await expect(submitter.getByText("Signed in as submitter for Indian Premier League").isVisible()).resolves.toBe(
+      true,
+    );
+    const { body } = cricsheetPackage("ipl/980901.json");
+    await submitter.getByLabel("Package file").setInputFiles({
+      name: "package.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(body)),
+    });
+    await submitter.getByRole("button", { name: "Send" }).click();
+    await expect(submitter.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(`Batch ${body.packageId}`);
+    // The page reloads itself until validation is done, then shows the outcome the API reports.
+    const status = submitter.getByRole("status");
+    await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/^Status: /);
+    const reference = submitter.url().split("/").pop() as string;
+    const batch = (await findBatch(a.db.sql, reference)) as BatchView;
+    const { counts } = batch;
+    await expect(status.textContent()).resolves.toBe(
+      `Status: ${batch.status.replace("_", " ")}. ${counts.accepted} accepted, ${counts.rejected} rejected, ${counts.unresolved} unresolved, ${counts.duplicate} duplicate, ${counts.conflicting} conflicting.`,
+    );
+    // Every delivery of the sample match is published already: each item is a duplicate.
+    const deliveries = body.fixtures[0]?.innings.flatMap((i) => i.events).length as number;
+    expect(counts.duplicate).toBe(deliveries);
+    const items = submitter.locator("table", { has: submitter.locator("caption", { hasText: "items" }) });
+    await expect(items.locator("caption").textContent()).resolves.toBe("The first 200 items");
+    expect(await items.locator("tbody tr").count()).toBe(Math.min(200, deliveries));
+    expect(await seriousViolations(submitter)).toEqual([]);
+    await submitter.screenshot({ path: path.join(SCREENSHOTS, "batch-report.png"), fullPage: true });
+    await submitter.context().close();
+    await admin.context().close();
   });
 });

@@ -1,0 +1,273 @@
+import { randomUUID } from "node:crypto";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { Context } from "hono";
+import type { HtmlEscapedString } from "hono/utils/html";
+import { findAccount, listPendingRequests } from "../accounts/queries.js";
+import { visibleTo } from "../batches/access.js";
+import { findBatchReport, listBatches, reportItems } from "../batches/queries.js";
+import { decideSubmitterAccess, rejectSubmitterAccess, requestSubmitterAccess } from "../commands/accounts/handlers.js";
+import { receiveBatch } from "../commands/batches/handlers.js";
+import type { Router } from "../http/api.js";
+import type { AppDependencies } from "../http/app.js";
+import { application, authenticate, type Caller, commandContext, settled } from "../http/authentication.js";
+import { ApiError, asApiError } from "../http/errors.js";
+import { InvalidToken } from "../identity/verifier.js";
+import { CSV_MEDIA_TYPE } from "../ingest/batches/encodings.js";
+import { type Intake, jsonPackage, tablePackage } from "../ingest/batches/intake.js";
+import { XLSX_MEDIA_TYPE } from "../ingest/batches/xlsx.js";
+import { readModels } from "../read-api/params.js";
+import { listCompetitions } from "../read-api/queries/reference.js";
+import { AccountPage, type Outcome } from "./pages/account.js";
+import { BatchPage } from "./pages/batch.js";
+import { NotFoundPage } from "./pages/not-found.js";
+import { SignInPage } from "./pages/sign-in.js";
+import { ACCOUNT_PATH, endSession, fromThisSite, sessionCaller, startSession } from "./session.js";
+
+/**
+ * The signed-in pages (docs/web.md): sign-in, the account page with what the user's role
+ * lets them do, and a batch's report. Forms post here and each calls the command the API's
+ * operation calls, then answers with a redirect to the page showing the result; a refusal
+ * is shown on the page, in the API's words.
+ */
+
+/** The account routes, for whoever must tell them from the API's operations. */
+export const ACCOUNT_ROUTES = [
+  `GET ${ACCOUNT_PATH}`,
+  `POST ${ACCOUNT_PATH}/sign-in`,
+  `POST ${ACCOUNT_PATH}/sign-out`,
+  `POST ${ACCOUNT_PATH}/access-request`,
+  `POST ${ACCOUNT_PATH}/users/:userId/approval`,
+  `POST ${ACCOUNT_PATH}/users/:userId/rejection`,
+  `POST ${ACCOUNT_PATH}/batches`,
+  `GET ${ACCOUNT_PATH}/batches/:batchReference`,
+] as const;
+
+/** Pages under a session also run no script; forms post only here. */
+const ACCOUNT_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/** Problems a refusal lists on the page; the rest are counted. */
+const SHOWN_PROBLEMS = 50;
+/** Items a batch page lists; the download has them all. */
+const SHOWN_ITEMS = 200;
+
+const NOTICES = {
+  requested: "Your request was sent to the administrators.",
+  approved: "The request was approved.",
+  rejected: "The request was rejected.",
+} as const;
+
+type Status = 200 | 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422;
+
+async function page(c: Context, element: HtmlEscapedString | Promise<HtmlEscapedString>, status: Status = 200) {
+  return c.html(`<!DOCTYPE html>${await element}`, status, {
+    "Content-Security-Policy": ACCOUNT_POLICY,
+    "Cache-Control": "no-store",
+  });
+}
+
+/** The request comes from this machine: the only one the development issuer signs in. */
+const fromLoopback = (c: Context) => {
+  const address = getConnInfo(c).remote.address ?? "";
+  return address === "::1" || /^(::ffff:)?127\./.test(address);
+};
+
+/** An ApiError as the page shows it: its message, then its details (the first 50, the rest counted). */
+const problemOf = (error: ApiError): NonNullable<Outcome["problem"]> => {
+  const details = (error.details ?? []).map((d) => (d.field ? `${d.field}: ${d.message}` : d.message));
+  return {
+    message: error.message,
+    details: details.slice(0, SHOWN_PROBLEMS),
+    more: Math.max(0, details.length - SHOWN_PROBLEMS),
+  };
+};
+
+/** The package an uploaded file holds, read by its name's extension as POST /batches reads it by Content-Type. */
+async function intakeOf(file: File): Promise<Intake> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const extension = file.name.toLowerCase().split(".").pop();
+  if (extension === "csv") return tablePackage(bytes, CSV_MEDIA_TYPE);
+  if (extension === "xlsx") return tablePackage(bytes, XLSX_MEDIA_TYPE);
+  if (extension !== "json")
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Choose a package file ending in .json, .csv or .xlsx");
+  const text = new TextDecoder().decode(bytes);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ApiError("VALIDATION_FAILED", "The file is not JSON", [], 422);
+  }
+  return jsonPackage(text, body);
+}
+
+export function registerAccountPages(app: Router, deps: AppDependencies) {
+  const sql = readModels(deps);
+
+  async function accountPage(c: Context, caller: Caller, outcome: Outcome, status: Status = 200) {
+    const user = await findAccount(sql(), caller.account.accountId);
+    if (!user) return page(c, <NotFoundPage what="account" />, 404);
+    const admin = user.role === "admin";
+    const [competitions, batches, requests] = await Promise.all([
+      listCompetitions(sql(), { direction: "asc", take: 500 }),
+      listBatches(sql(), admin ? {} : { ownerAccountId: user.accountId }, { take: 50 }),
+      admin ? listPendingRequests(sql(), { take: 100 }) : [],
+    ]);
+    return page(
+      c,
+      <AccountPage
+        user={user}
+        competitions={competitions.map((r) => r.item)}
+        batches={batches}
+        requests={requests}
+        uploadKey={randomUUID()}
+        outcome={outcome}
+      />,
+      status,
+    );
+  }
+
+  const signIn = (c: Context, problem?: string, status: Status = 200) =>
+    page(c, <SignInPage devIssuer={!!deps.identity?.devIssuer} local={fromLoopback(c)} problem={problem} />, status);
+
+  /**
+   * A form post by a signed-in user: from this site, with a session (else the sign-in page),
+   * running `act`; a refusal the API would answer is shown on the account page instead.
+   */
+  const posted =
+    (act: (c: Context, caller: Caller) => Promise<Response>) =>
+    async (c: Context): Promise<Response> => {
+      if (!fromThisSite(c)) return signIn(c, "That form came from another site; nothing was done.", 403);
+      const caller = await sessionCaller(c, deps);
+      if (!caller) return signIn(c, "Your session has ended: sign in again.", 401);
+      try {
+        return await act(c, caller);
+      } catch (error) {
+        const refused = asApiError(error);
+        if (!refused) throw error;
+        return accountPage(c, caller, { problem: problemOf(refused) }, refused.status as Status);
+      }
+    };
+
+  app.get(ACCOUNT_PATH, async (c) => {
+    const caller = await sessionCaller(c, deps);
+    if (!caller) return signIn(c);
+    const done = c.req.query("done") as keyof typeof NOTICES | undefined;
+    return accountPage(c, caller, done && done in NOTICES ? { notice: NOTICES[done] } : {});
+  });
+
+  app.post(`${ACCOUNT_PATH}/sign-in`, async (c) => {
+    if (!fromThisSite(c)) return signIn(c, "That form came from another site; nothing was done.", 403);
+    const form = await c.req.parseBody();
+    const devIssuer = deps.identity?.devIssuer;
+    let token: string;
+    if (devIssuer) {
+      if (!fromLoopback(c)) return signIn(c, "Sign-in by name works only from this machine.", 403);
+      const name = typeof form.name === "string" ? form.name.trim() : "";
+      if (name.length === 0 || name.length > 100) return signIn(c, "Type a name of 1 to 100 characters.", 400);
+      token = await devIssuer.issueToken({ subject: name, displayName: name });
+    } else {
+      token = typeof form.token === "string" ? form.token.trim() : "";
+    }
+    try {
+      await authenticate(deps, c, token);
+    } catch (error) {
+      if (error instanceof InvalidToken) return signIn(c, "That token is not valid here.", 401);
+      const refused = asApiError(error);
+      if (refused) return signIn(c, refused.message, refused.status as Status);
+      throw error;
+    }
+    startSession(c, token);
+    return c.redirect(ACCOUNT_PATH, 303);
+  });
+
+  app.post(`${ACCOUNT_PATH}/sign-out`, async (c) => {
+    if (!fromThisSite(c)) return signIn(c, "That form came from another site; nothing was done.", 403);
+    endSession(c);
+    return c.redirect("/", 303);
+  });
+
+  app.post(
+    `${ACCOUNT_PATH}/access-request`,
+    posted(async (c, { account }) => {
+      const form = await c.req.parseBody();
+      const competitionId = typeof form.competitionId === "string" ? form.competitionId : "";
+      const services = application(deps);
+      const outcome = await requestSubmitterAccess(
+        services.store,
+        { accountId: account.accountId, competitionId },
+        commandContext(c),
+      );
+      await settled(services, outcome);
+      return c.redirect(`${ACCOUNT_PATH}?done=requested`, 303);
+    }),
+  );
+
+  /** An administrator's decision on a user's pending request. */
+  const decision = (decide: (actorId: string, accountId: string, c: Context) => Promise<unknown>, done: string) =>
+    posted(async (c, { account }) => {
+      if (account.role !== "admin") throw new ApiError("FORBIDDEN", "Only an administrator may do this");
+      const services = application(deps);
+      const outcome = (await decide(account.accountId, c.req.param("userId") as string, c)) as Parameters<
+        typeof settled
+      >[1];
+      await settled(services, outcome);
+      return c.redirect(`${ACCOUNT_PATH}?done=${done}`, 303);
+    });
+
+  app.post(
+    `${ACCOUNT_PATH}/users/:userId/approval`,
+    decision(
+      (actorId, accountId, c) =>
+        decideSubmitterAccess(
+          application(deps).store,
+          { actorId, accountId, decision: { approved: true } },
+          commandContext(c),
+        ),
+      "approved",
+    ),
+  );
+  app.post(
+    `${ACCOUNT_PATH}/users/:userId/rejection`,
+    decision(
+      (actorId, accountId, c) =>
+        rejectSubmitterAccess(application(deps).store, { actorId, accountId }, commandContext(c)),
+      "rejected",
+    ),
+  );
+
+  app.post(
+    `${ACCOUNT_PATH}/batches`,
+    posted(async (c, { account }) => {
+      if (account.role !== "submitter" && account.role !== "admin")
+        throw new ApiError("FORBIDDEN", "Only a submitter or an administrator may send batches");
+      const form = await c.req.parseBody();
+      const file = form.package;
+      if (!(file instanceof File) || file.size === 0)
+        throw new ApiError("VALIDATION_FAILED", "Choose a package file", [], 422);
+      const idempotencyKey = typeof form.idempotencyKey === "string" ? form.idempotencyKey : randomUUID();
+      const services = application(deps);
+      const receipt = await receiveBatch(
+        { store: services.store, sql: sql() },
+        { sender: account, idempotencyKey, intake: await intakeOf(file) },
+        commandContext(c),
+      );
+      await services.projections?.waitFor(["batches"], receipt.position);
+      return c.redirect(`${ACCOUNT_PATH}/batches/${receipt.batchReference}`, 303);
+    }),
+  );
+
+  app.get(`${ACCOUNT_PATH}/batches/:batchReference`, async (c) => {
+    const caller = await sessionCaller(c, deps);
+    if (!caller) return signIn(c);
+    const reference = c.req.param("batchReference");
+    let batch: Awaited<ReturnType<typeof findBatchReport>>;
+    try {
+      batch = visibleTo(caller.account, await findBatchReport(sql(), reference));
+    } catch (error) {
+      if (asApiError(error)) return page(c, <NotFoundPage what="batch" />, 404);
+      throw error;
+    }
+    const items = await reportItems(sql(), reference, {}, { take: SHOWN_ITEMS });
+    return page(c, <BatchPage batch={batch} items={items} shown={items.length} />);
+  });
+}

@@ -1,0 +1,198 @@
+import type { AccountView } from "../../accounts/queries.js";
+import type { BatchView } from "../../batches/queries.js";
+import type { Competition } from "../../read-api/schemas/reference.js";
+import { Layout } from "../layout.js";
+import { Table } from "../table.js";
+
+/** What went wrong with the last form, as the API's error envelope says it. */
+export type Outcome = { notice?: string; problem?: { message: string; details: string[]; more: number } };
+
+export type AccountPageProps = {
+  user: AccountView;
+  competitions: readonly Competition[];
+  batches: readonly BatchView[];
+  /** Pending access requests, for an administrator. */
+  requests: readonly AccountView[];
+  /** The idempotency key of the upload form: sending the same form twice stores one batch. */
+  uploadKey: string;
+  outcome: Outcome;
+};
+
+const ROLE = { viewer: "viewer", submitter: "submitter", admin: "administrator" } as const;
+
+const day = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ");
+
+/** A signed-in user's page: who they are, then what their role lets them do. */
+export function AccountPage({ user, competitions, batches, requests, uploadKey, outcome }: AccountPageProps) {
+  const named = new Map(competitions.map((c) => [c.competitionId, c.name]));
+  const scope = user.competitionIds.map((id) => named.get(id) ?? id);
+  const sends = user.role === "submitter" || user.role === "admin";
+  return (
+    <Layout title="Your account">
+      <h1>{user.displayName}</h1>
+      <p class="lede">
+        Signed in as {ROLE[user.role]}
+        {user.role === "submitter" && scope.length > 0 ? ` for ${scope.join(", ")}` : ""}.
+      </p>
+      <form method="post" action="/account/sign-out">
+        <button type="submit" class="secondary">
+          Sign out
+        </button>
+      </form>
+      <Outcomes outcome={outcome} />
+      {user.role === "viewer" && <AccessRequest user={user} competitions={competitions} />}
+      {sends && <Upload uploadKey={uploadKey} />}
+      {sends && <Batches batches={batches} named={named} everyone={user.role === "admin"} />}
+      {user.role === "admin" && <Requests requests={requests} />}
+    </Layout>
+  );
+}
+
+function Outcomes({ outcome }: { outcome: Outcome }) {
+  const { notice, problem } = outcome;
+  return (
+    <>
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {problem && (
+        <div class="problem" role="alert">
+          <p>{problem.message}</p>
+          {problem.details.length > 0 && (
+            <ul>
+              {problem.details.map((detail) => (
+                <li>{detail}</li>
+              ))}
+            </ul>
+          )}
+          {problem.more > 0 && <p>And {problem.more.toLocaleString("en-US")} more.</p>}
+        </div>
+      )}
+    </>
+  );
+}
+
+function AccessRequest({ user, competitions }: { user: AccountView; competitions: readonly Competition[] }) {
+  if (user.approvalState === "pending")
+    return (
+      <section>
+        <h2>Submitter access</h2>
+        <p>
+          Your request to submit for {user.requestedCompetition?.name ?? "a competition"} waits for an administrator.
+        </p>
+      </section>
+    );
+  return (
+    <section>
+      <h2>Submitter access</h2>
+      {user.approvalState === "rejected" && <p>Your last request was rejected; you may ask again.</p>}
+      <form class="panel" method="post" action="/account/access-request">
+        <label for="competitionId">Competition you would submit data for</label>
+        <select id="competitionId" name="competitionId" required>
+          {competitions.map((c) => (
+            <option value={c.competitionId}>{c.name}</option>
+          ))}
+        </select>
+        <button type="submit">Request access</button>
+      </form>
+    </section>
+  );
+}
+
+function Upload({ uploadKey }: { uploadKey: string }) {
+  return (
+    <section>
+      <h2>Send a batch package</h2>
+      <form class="panel" method="post" action="/account/batches" enctype="multipart/form-data">
+        <p>
+          One package file: JSON, CSV or XLSX, contract 1.0 or 1.1, at most 1 MB. It is stored at once and validated in
+          the background; its report lists every delivery's outcome.
+        </p>
+        <input type="hidden" name="idempotencyKey" value={uploadKey} />
+        <label for="package">Package file</label>
+        <input id="package" name="package" type="file" required accept=".json,.csv,.xlsx" />
+        <button type="submit">Send</button>
+      </form>
+    </section>
+  );
+}
+
+function Batches({
+  batches,
+  named,
+  everyone,
+}: {
+  batches: readonly BatchView[];
+  named: ReadonlyMap<string, string>;
+  everyone: boolean;
+}) {
+  return (
+    <section>
+      <h2>{everyone ? "Batches" : "Your batches"}</h2>
+      {batches.length === 0 ? (
+        <p class="empty">No batch yet.</p>
+      ) : (
+        <Table
+          caption={everyone ? "Every batch, newest first" : "Your batches, newest first"}
+          columns={[{ text: "Package" }, { text: "Competition" }, { text: "Status" }, "Items", "Accepted", "Received"]}
+        >
+          <tbody>
+            {batches.map((b) => (
+              <tr>
+                <th scope="row" class="text">
+                  <a href={`/account/batches/${b.batchReference}`}>{b.packageId}</a>
+                </th>
+                <td class="text">{named.get(b.competitionId) ?? b.competitionId}</td>
+                <td class="text">{b.status.replace("_", " ")}</td>
+                <td>{b.progress.itemsTotal ?? "…"}</td>
+                <td>{b.counts.accepted}</td>
+                <td>{day(b.receivedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </section>
+  );
+}
+
+function Requests({ requests }: { requests: readonly AccountView[] }) {
+  return (
+    <section>
+      <h2>Access requests</h2>
+      {requests.length === 0 ? (
+        <p class="empty">No request waits for a decision.</p>
+      ) : (
+        <Table
+          caption="Requests waiting, oldest first"
+          columns={[{ text: "User" }, { text: "Competition" }, { text: "Decision" }]}
+        >
+          <tbody>
+            {requests.map((r) => (
+              <tr>
+                <th scope="row" class="text">
+                  {r.displayName}
+                </th>
+                <td class="text">{r.requestedCompetition?.name ?? r.requestedCompetition?.competitionId}</td>
+                <td class="text">
+                  <form class="inline" method="post" action={`/account/users/${r.accountId}/approval`}>
+                    <button type="submit" aria-label={`Approve ${r.displayName}`}>
+                      Approve
+                    </button>
+                  </form>{" "}
+                  <form class="inline" method="post" action={`/account/users/${r.accountId}/rejection`}>
+                    <button type="submit" class="secondary" aria-label={`Reject ${r.displayName}`}>
+                      Reject
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </section>
+  );
+}
