@@ -42,9 +42,12 @@ export const ACCOUNT_ROUTES = [
   `GET ${ACCOUNT_PATH}/batches/:batchReference`,
 ] as const;
 
-/** Pages under a session also run no script; forms post only here. */
+/**
+ * Pages under a session run this site's scripts alone (the upload form's package check and
+ * the validator it imports, which fetches the package schema); forms post only here.
+ */
 const ACCOUNT_POLICY =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** Problems a refusal lists on the page; the rest are counted. */
 const SHOWN_PROBLEMS = 50;

@@ -4,11 +4,14 @@ import type { Child } from "hono/jsx";
 export function Layout({
   title,
   refreshSeconds,
+  script,
   children,
 }: {
   title: string;
   /** Reload the page this often (a batch being validated): no script needed. */
   refreshSeconds?: number | undefined;
+  /** The module script the page runs, if any (only pages whose policy allows this site's scripts). */
+  script?: string;
   children: Child;
 }) {
   return (
@@ -19,6 +22,7 @@ export function Layout({
         {refreshSeconds !== undefined && <meta http-equiv="refresh" content={String(refreshSeconds)} />}
         <title>{`${title} · Cricket Analytics`}</title>
         <link rel="stylesheet" href={STYLESHEET_PATH} />
+        {script && <script type="module" src={script} />}
       </head>
       <body>
         <a class="skip" href="#main">

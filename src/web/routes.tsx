@@ -36,6 +36,7 @@ import { ParticipantPage } from "./pages/participant.js";
 import { ReleasesPage } from "./pages/releases.js";
 import { SearchPage } from "./pages/search.js";
 import { SeasonPage } from "./pages/season.js";
+import { registerScripts, SCRIPT_ROUTES } from "./scripts.js";
 
 /**
  * The web UI (docs/web.md): server-rendered pages over the same query modules the API
@@ -62,7 +63,7 @@ const WEB_PAGES = [
 ] as const;
 
 /** Every route of the web UI as `METHOD path`, for whoever must tell them from the API's operations. */
-export const WEB_ROUTES = [...WEB_PAGES.map((path) => `GET ${path}`), ...ACCOUNT_ROUTES];
+export const WEB_ROUTES = [...WEB_PAGES.map((path) => `GET ${path}`), ...ACCOUNT_ROUTES, ...SCRIPT_ROUTES];
 
 /** Most items a page lists: more than any season has fixtures. */
 const PAGE_ITEMS = 500;
@@ -130,6 +131,7 @@ export function registerWeb(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
   const limited = anonymousAccess(deps);
   registerAccountPages(app, deps);
+  registerScripts(app);
 
   app.get(STYLESHEET_PATH, (c) =>
     c.body(STYLESHEET, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=3600" }),

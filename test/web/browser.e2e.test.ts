@@ -301,11 +301,37 @@ describe("the signed-in pages in Chromium, on the embedded default's development
       true,
     );
     const { body } = cricsheetPackage("ipl/980901.json");
+    // Checked in the browser before sending: the first 50 problems listed, the rest counted.
+    const check = submitter.locator("#package-check");
+    const broken = structuredClone(body);
+    for (const event of broken.fixtures[0]?.innings[0]?.events ?? []) {
+      delete (event as { striker?: unknown }).striker;
+      (event as { overNumber: unknown }).overNumber = -1;
+    }
+    const problems = 2 * (broken.fixtures[0]?.innings[0]?.events.length ?? 0);
+    await submitter.getByLabel("Package file").setInputFiles({
+      name: "broken.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(broken)),
+    });
+    await expect.poll(() => check.locator("li").count()).toBe(50);
+    await expect(check.locator("p").first().textContent()).resolves.toBe(
+      `broken.json: ${problems} problems before sending.`,
+    );
+    await expect(check.locator("li").first().textContent()).resolves.toBe(
+      'fixtures.0.innings.0.events.0: Instance does not have required property "striker".',
+    );
+    await expect(check.locator("p").last().textContent()).resolves.toBe(`And ${problems - 50} more.`);
+    expect(await seriousViolations(submitter)).toEqual([]);
+    await submitter.screenshot({ path: path.join(SCREENSHOTS, "package-check.png"), fullPage: true });
     await submitter.getByLabel("Package file").setInputFiles({
       name: "package.json",
       mimeType: "application/json",
       buffer: Buffer.from(JSON.stringify(body)),
     });
+    await expect
+      .poll(() => check.textContent())
+      .toBe("package.json: its structure is as the contract says. Sending it checks the rest.");
     await submitter.getByRole("button", { name: "Send" }).click();
     await expect(submitter.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(`Batch ${body.packageId}`);
     // The page reloads itself until validation is done, then shows the outcome the API reports.

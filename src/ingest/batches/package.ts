@@ -287,3 +287,18 @@ function markRepeats(items: Item[]): void {
     else sequences.set(key, item.path);
   }
 }
+
+/**
+ * The whole package as one JSON Schema (draft 2020-12), for checking a package before it is
+ * sent (the web UI's upload form): the structure above, nested to the events. What zod
+ * refines (a reference's sourceId or name, a ball label's over, a correction's target) and
+ * everything judged against the ledger are left to validation, which reports them.
+ */
+export function packageJsonSchema(): Record<string, unknown> {
+  const whole = head.extend({
+    fixtures: z
+      .array(fixture.extend({ innings: z.array(innings.extend({ events: z.array(event).min(1) })).min(1) }))
+      .min(1),
+  });
+  return z.toJSONSchema(whole, { io: "input", unrepresentable: "any", target: "draft-2020-12" });
+}

@@ -2,6 +2,7 @@ import type { AccountView } from "../../accounts/queries.js";
 import type { BatchView } from "../../batches/queries.js";
 import type { Competition } from "../../read-api/schemas/reference.js";
 import { Layout } from "../layout.js";
+import { PACKAGE_CHECK_PATH } from "../scripts.js";
 import { Table } from "../table.js";
 
 /** What went wrong with the last form, as the API's error envelope says it. */
@@ -28,7 +29,7 @@ export function AccountPage({ user, competitions, batches, requests, uploadKey, 
   const scope = user.competitionIds.map((id) => named.get(id) ?? id);
   const sends = user.role === "submitter" || user.role === "admin";
   return (
-    <Layout title="Your account">
+    <Layout title="Your account" script={sends ? PACKAGE_CHECK_PATH : undefined}>
       <h1>{user.displayName}</h1>
       <p class="lede">
         Signed in as {ROLE[user.role]}
@@ -105,14 +106,22 @@ function Upload({ uploadKey }: { uploadKey: string }) {
   return (
     <section>
       <h2>Send a batch package</h2>
-      <form class="panel" method="post" action="/account/batches" enctype="multipart/form-data">
+      <form class="panel" method="post" action="/account/batches" enctype="multipart/form-data" data-package-check>
         <p>
           One package file: JSON, CSV or XLSX, contract 1.0 or 1.1, at most 1 MB. It is stored at once and validated in
           the background; its report lists every delivery's outcome.
         </p>
         <input type="hidden" name="idempotencyKey" value={uploadKey} />
         <label for="package">Package file</label>
-        <input id="package" name="package" type="file" required accept=".json,.csv,.xlsx" />
+        <input
+          id="package"
+          name="package"
+          type="file"
+          required
+          accept=".json,.csv,.xlsx"
+          aria-describedby="package-check"
+        />
+        <div id="package-check" class="check" aria-live="polite" />
         <button type="submit">Send</button>
       </form>
     </section>
