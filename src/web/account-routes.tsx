@@ -3,10 +3,11 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { findAccount, listPendingRequests } from "../accounts/queries.js";
-import { visibleTo } from "../batches/access.js";
-import { findBatchReport, listBatches, reportItems } from "../batches/queries.js";
+import { mayReview, visibleTo } from "../batches/access.js";
+import { findBatch, findBatchReport, listBatches, reportItems } from "../batches/queries.js";
 import { decideSubmitterAccess, rejectSubmitterAccess, requestSubmitterAccess } from "../commands/accounts/handlers.js";
 import { receiveBatch } from "../commands/batches/handlers.js";
+import { publishBatch, reviewBatch } from "../commands/batches/publication.js";
 import type { Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { application, authenticate, type Caller, commandContext, settled } from "../http/authentication.js";
@@ -17,7 +18,9 @@ import { type Intake, jsonPackage, tablePackage } from "../ingest/batches/intake
 import { XLSX_MEDIA_TYPE } from "../ingest/batches/xlsx.js";
 import { readModels } from "../read-api/params.js";
 import { listCompetitions } from "../read-api/queries/reference.js";
-import { AccountPage, type Outcome } from "./pages/account.js";
+import { FIXTURE_READ_MODELS } from "../submission-api/submissions.js";
+import type { Outcome } from "./outcome.js";
+import { AccountPage } from "./pages/account.js";
 import { BatchPage } from "./pages/batch.js";
 import { NotFoundPage } from "./pages/not-found.js";
 import { SignInPage } from "./pages/sign-in.js";
@@ -40,6 +43,8 @@ export const ACCOUNT_ROUTES = [
   `POST ${ACCOUNT_PATH}/users/:userId/rejection`,
   `POST ${ACCOUNT_PATH}/batches`,
   `GET ${ACCOUNT_PATH}/batches/:batchReference`,
+  `POST ${ACCOUNT_PATH}/batches/:batchReference/review`,
+  `POST ${ACCOUNT_PATH}/batches/:batchReference/publication`,
 ] as const;
 
 /**
@@ -58,7 +63,15 @@ const NOTICES = {
   requested: "Your request was sent to the administrators.",
   approved: "The request was approved.",
   rejected: "The request was rejected.",
+  reviewed: "The decision is recorded on every accepted item.",
+  published: "Published: the approved items are in the ledger.",
 } as const;
+
+/** The notice a page's `done` parameter names (a fixed text: nothing of the query is shown). */
+const noticeOf = (c: Context): Outcome => {
+  const done = c.req.query("done");
+  return done !== undefined && done in NOTICES ? { notice: NOTICES[done as keyof typeof NOTICES] } : {};
+};
 
 type Status = 200 | 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422;
 
@@ -154,8 +167,7 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
   app.get(ACCOUNT_PATH, async (c) => {
     const caller = await sessionCaller(c, deps);
     if (!caller) return signIn(c);
-    const done = c.req.query("done") as keyof typeof NOTICES | undefined;
-    return accountPage(c, caller, done && done in NOTICES ? { notice: NOTICES[done] } : {});
+    return accountPage(c, caller, noticeOf(c));
   });
 
   app.post(`${ACCOUNT_PATH}/sign-in`, async (c) => {
@@ -259,10 +271,9 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
     }),
   );
 
-  app.get(`${ACCOUNT_PATH}/batches/:batchReference`, async (c) => {
-    const caller = await sessionCaller(c, deps);
-    if (!caller) return signIn(c);
-    const reference = c.req.param("batchReference");
+  /** The batch at the path, when the caller may see it (404 page otherwise), with its report's first items. */
+  async function batchPage(c: Context, caller: Caller, outcome: Outcome, status: Status = 200) {
+    const reference = c.req.param("batchReference") as string;
     let batch: Awaited<ReturnType<typeof findBatchReport>>;
     try {
       batch = visibleTo(caller.account, await findBatchReport(sql(), reference));
@@ -271,6 +282,69 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
       throw error;
     }
     const items = await reportItems(sql(), reference, {}, { take: SHOWN_ITEMS });
-    return page(c, <BatchPage batch={batch} items={items} shown={items.length} />);
+    const reviewer = (() => {
+      try {
+        mayReview(caller.account, batch);
+        return true;
+      } catch {
+        return false;
+      }
+    })();
+    return page(c, <BatchPage batch={batch} items={items} reviewer={reviewer} outcome={outcome} />, status);
+  }
+
+  app.get(`${ACCOUNT_PATH}/batches/:batchReference`, async (c) => {
+    const caller = await sessionCaller(c, deps);
+    if (!caller) return signIn(c);
+    return batchPage(c, caller, noticeOf(c));
   });
+
+  /** A reviewer's form on a batch: refused as the API refuses it, shown on the batch's page. */
+  const reviewing = (act: (c: Context, account: Caller["account"], batchReference: string) => Promise<string>) =>
+    posted(async (c, caller) => {
+      const batchReference = c.req.param("batchReference") as string;
+      try {
+        mayReview(caller.account, visibleTo(caller.account, await findBatch(sql(), batchReference)));
+        const done = await act(c, caller.account, batchReference);
+        return c.redirect(`${ACCOUNT_PATH}/batches/${batchReference}?done=${done}`, 303);
+      } catch (error) {
+        const refused = asApiError(error);
+        if (!refused) throw error;
+        return batchPage(c, caller, { problem: problemOf(refused) }, refused.status as Status);
+      }
+    });
+
+  app.post(
+    `${ACCOUNT_PATH}/batches/:batchReference/review`,
+    reviewing(async (c, account, batchReference) => {
+      const form = await c.req.parseBody();
+      const decision = form.decision === "rejected" ? "rejected" : "approved";
+      const reason = typeof form.reason === "string" ? form.reason.trim() : "";
+      if (reason.length === 0 || reason.length > 1000)
+        throw new ApiError("VALIDATION_FAILED", "Say why, in 1 to 1000 characters", [], 422);
+      const services = application(deps);
+      const outcome = await reviewBatch(
+        { store: services.store, sql: sql() },
+        batchReference,
+        { reviewerAccountId: account.accountId, decision, reason, items: "all" },
+        { ...commandContext(c), actor: account.accountId },
+      );
+      await settled(services, outcome, ["batches"]);
+      return "reviewed";
+    }),
+  );
+
+  app.post(
+    `${ACCOUNT_PATH}/batches/:batchReference/publication`,
+    reviewing(async (c, account, batchReference) => {
+      const services = application(deps);
+      const outcome = await publishBatch(
+        { store: services.store, sql: sql() },
+        { batchReference, publisher: account },
+        { ...commandContext(c), actor: account.accountId },
+      );
+      await settled(services, outcome, [...FIXTURE_READ_MODELS, "batches"]);
+      return "published";
+    }),
+  );
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
@@ -300,7 +301,21 @@ describe("the signed-in pages in Chromium, on the embedded default's development
     await expect(submitter.getByText("Signed in as submitter for Indian Premier League").isVisible()).resolves.toBe(
       true,
     );
+    // The sample match as published but one dot ball, corrected to a four: one item to review.
     const { body } = cricsheetPackage("ipl/980901.json");
+    const firstInnings = body.fixtures[0]?.innings[0] as { events: Record<string, unknown>[] };
+    const dot = firstInnings.events.find(
+      (e) => (e.runs as { total: number }).total === 0 && (e.wickets as unknown[]).length === 0,
+    ) as Record<string, unknown> & { eventId: string };
+    const correction = {
+      ...dot,
+      eventId: randomUUID(),
+      operation: "correction",
+      correctsEventId: dot.eventId,
+      runs: { offBat: 4, extras: 0, total: 4 },
+    };
+    // A package sends a delivery or its correction, not both.
+    firstInnings.events = firstInnings.events.map((e) => (e === dot ? correction : e));
     // Checked in the browser before sending: the first 50 problems listed, the rest counted.
     const check = submitter.locator("#package-check");
     const broken = structuredClone(body);
@@ -335,7 +350,7 @@ describe("the signed-in pages in Chromium, on the embedded default's development
     await submitter.getByRole("button", { name: "Send" }).click();
     await expect(submitter.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(`Batch ${body.packageId}`);
     // The page reloads itself until validation is done, then shows the outcome the API reports.
-    const status = submitter.getByRole("status");
+    const status = submitter.locator("#batch-status");
     await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/^Status: /);
     const reference = submitter.url().split("/").pop() as string;
     const batch = (await findBatch(a.db.sql, reference)) as BatchView;
@@ -343,14 +358,41 @@ describe("the signed-in pages in Chromium, on the embedded default's development
     await expect(status.textContent()).resolves.toBe(
       `Status: ${batch.status.replace("_", " ")}. ${counts.accepted} accepted, ${counts.rejected} rejected, ${counts.unresolved} unresolved, ${counts.duplicate} duplicate, ${counts.conflicting} conflicting.`,
     );
-    // Every delivery of the sample match is published already: each item is a duplicate.
-    const deliveries = body.fixtures[0]?.innings.flatMap((i) => i.events).length as number;
-    expect(counts.duplicate).toBe(deliveries);
-    const items = submitter.locator("table", { has: submitter.locator("caption", { hasText: "items" }) });
-    await expect(items.locator("caption").textContent()).resolves.toBe("The first 200 items");
-    expect(await items.locator("tbody tr").count()).toBe(Math.min(200, deliveries));
+    // Every delivery of the sample match is published already: each item is a duplicate but the correction.
+    const items = body.fixtures[0]?.innings.flatMap((i) => i.events).length as number;
+    expect(counts).toMatchObject({ accepted: 1, duplicate: items - 1 });
+    const table = submitter.locator("table", { has: submitter.locator("caption", { hasText: "items" }) });
+    await expect(table.locator("caption").textContent()).resolves.toBe("The first 200 items");
+    expect(await table.locator("tbody tr").count()).toBe(Math.min(200, items));
+    // Its sender sees where review stands, and no form to decide it.
+    await expect(submitter.locator("#review-state").textContent()).resolves.toBe(
+      "Of 1 accepted items: 0 approved, 0 rejected, 1 undecided.",
+    );
+    expect(await submitter.getByRole("button", { name: "Record the decision" }).count()).toBe(0);
     expect(await seriousViolations(submitter)).toEqual([]);
     await submitter.screenshot({ path: path.join(SCREENSHOTS, "batch-report.png"), fullPage: true });
+
+    // An administrator who did not send it approves it and publishes: the ledger holds the four.
+    await admin.goto(`${local.base}/account`);
+    await admin.getByRole("link", { name: body.packageId }).click();
+    await admin.getByLabel("Why (recorded with each item and with what is published)").fill("Checked the scorebook");
+    await admin.getByRole("button", { name: "Record the decision" }).click();
+    await expect(admin.getByRole("status").textContent()).resolves.toBe(
+      "The decision is recorded on every accepted item.",
+    );
+    await admin.getByRole("button", { name: "Publish the 1 approved" }).click();
+    await expect(admin.getByRole("status").textContent()).resolves.toBe(
+      "Published: the approved items are in the ledger.",
+    );
+    await expect(admin.locator("#review-state").textContent()).resolves.toMatch(/: 1 in the ledger, 0 refused\.$/);
+    expect(await seriousViolations(admin)).toEqual([]);
+    await admin.screenshot({ path: path.join(SCREENSHOTS, "batch-published.png"), fullPage: true });
+    const corrected = (await (
+      await fetch(`${base}/api/v1/fixtures/${cricsheetIds.fixture("980901")}/events/${dot.eventId}`)
+    ).json()) as {
+      data: { runs: { offBat: number }; revision: number };
+    };
+    expect(corrected.data).toMatchObject({ runs: { offBat: 4 }, revision: 2 });
     await submitter.context().close();
     await admin.context().close();
   });

@@ -2,11 +2,9 @@ import type { AccountView } from "../../accounts/queries.js";
 import type { BatchView } from "../../batches/queries.js";
 import type { Competition } from "../../read-api/schemas/reference.js";
 import { Layout } from "../layout.js";
+import { type Outcome, Outcomes } from "../outcome.js";
 import { PACKAGE_CHECK_PATH } from "../scripts.js";
 import { Table } from "../table.js";
-
-/** What went wrong with the last form, as the API's error envelope says it. */
-export type Outcome = { notice?: string; problem?: { message: string; details: string[]; more: number } };
 
 export type AccountPageProps = {
   user: AccountView;
@@ -46,32 +44,6 @@ export function AccountPage({ user, competitions, batches, requests, uploadKey, 
       {sends && <Batches batches={batches} named={named} everyone={user.role === "admin"} />}
       {user.role === "admin" && <Requests requests={requests} />}
     </Layout>
-  );
-}
-
-function Outcomes({ outcome }: { outcome: Outcome }) {
-  const { notice, problem } = outcome;
-  return (
-    <>
-      {notice && (
-        <p class="notice" role="status">
-          {notice}
-        </p>
-      )}
-      {problem && (
-        <div class="problem" role="alert">
-          <p>{problem.message}</p>
-          {problem.details.length > 0 && (
-            <ul>
-              {problem.details.map((detail) => (
-                <li>{detail}</li>
-              ))}
-            </ul>
-          )}
-          {problem.more > 0 && <p>And {problem.more.toLocaleString("en-US")} more.</p>}
-        </div>
-      )}
-    </>
   );
 }
 
