@@ -82,10 +82,19 @@ async function page(c: Context, element: HtmlEscapedString | Promise<HtmlEscaped
   });
 }
 
-/** The request comes from this machine: the only one the development issuer signs in. */
+/** The request comes from this machine (its peer, never a forwarded header): the only one the development issuer signs in. */
 const fromLoopback = (c: Context) => {
-  const address = getConnInfo(c).remote.address ?? "";
+  const address = peerAddress(c);
   return address === "::1" || /^(::ffff:)?127\./.test(address);
+};
+
+/** The connection's peer address; none outside a Node server (an app called directly). */
+const peerAddress = (c: Context) => {
+  try {
+    return getConnInfo(c).remote.address ?? "";
+  } catch {
+    return "";
+  }
 };
 
 /** An ApiError as the page shows it: its message, then its details (the first 50, the rest counted). */

@@ -66,6 +66,10 @@ export function Layout({
 
 export const STYLESHEET_PATH = "/assets/site.css";
 
+/** Pages load their stylesheet and inline SVG; nothing else, and no script at all. */
+export const PAGE_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
 /** The search box of the home and search pages. */
 export function SearchBox({ query = "" }: { query?: string }) {
   return (

@@ -7,6 +7,7 @@ import { storable } from "../../streams/shared.js";
 import { anonymousAccess } from "../http/access.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
+import { databaseAvailability } from "../http/availability.js";
 import { errorResponses } from "../http/errors.js";
 import { SERVICE_NAME } from "../read-api/health.js";
 import { leaderboardReader, MAX_LEADERBOARD_LIMIT } from "../read-api/leaderboards.js";
@@ -26,7 +27,8 @@ import {
 import { listReleases } from "../releases/queries.js";
 import { METRICS, type Metric } from "../statistics/leaderboards.js";
 import { ACCOUNT_ROUTES, registerAccountPages } from "./account-routes.js";
-import { STYLESHEET_PATH } from "./layout.js";
+import { PAGE_POLICY, STYLESHEET_PATH } from "./layout.js";
+import { pageErrors } from "./page-errors.js";
 import { CompetitionPage } from "./pages/competition.js";
 import { FixturePage } from "./pages/fixture.js";
 import { HomePage } from "./pages/home.js";
@@ -37,6 +39,7 @@ import { ReleasesPage } from "./pages/releases.js";
 import { SearchPage } from "./pages/search.js";
 import { SeasonPage } from "./pages/season.js";
 import { registerScripts, SCRIPT_ROUTES } from "./scripts.js";
+import { ACCOUNT_PATH } from "./session.js";
 
 /**
  * The web UI (docs/web.md): server-rendered pages over the same query modules the API
@@ -45,10 +48,6 @@ import { registerScripts, SCRIPT_ROUTES } from "./scripts.js";
  */
 
 const STYLESHEET = readFileSync(new URL("./site.css", import.meta.url), "utf8");
-
-/** Pages load their stylesheet and inline SVG; nothing else, and no script at all. */
-const PAGE_POLICY =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** The paths of the public pages (Hono's syntax). */
 const WEB_PAGES = [
@@ -130,6 +129,11 @@ const idOf = (c: Context, name: string) => {
 export function registerWeb(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
   const limited = anonymousAccess(deps);
+  // Every page, the front door included, is refused at once while the database is away, as the API's reads are.
+  for (const path of ["/", ...WEB_PAGES.filter((p) => p !== STYLESHEET_PATH), ACCOUNT_PATH, `${ACCOUNT_PATH}/*`]) {
+    app.use(path, pageErrors);
+    if (deps.database) app.use(path, databaseAvailability(deps.database));
+  }
   registerAccountPages(app, deps);
   registerScripts(app);
 

@@ -58,6 +58,28 @@ describe("anonymous canonical reads", () => {
     ok(await from("198.51.100.9")); // another source has its own window
   });
 
+  it("answers a page over the limit as a page: 429, Retry-After, the same words in HTML", async () => {
+    aFreshMinute();
+    const page = () =>
+      api.app.request("/search?q=kohli", { headers: { "x-forwarded-for": "203.0.113.50", accept: "text/html" } });
+    for (let i = 0; i < 3; i++) expect((await page()).status).toBe(200);
+    const refused = await page();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(refused.headers.get("retry-after")).toBe("45");
+    expect(refused.headers.get("content-security-policy")).toMatch(/^default-src 'none'; style-src 'self'/);
+    const html = await refused.text();
+    expect(html).toMatch(/<h1>Too many requests<\/h1>/);
+    expect(html).toContain("At most 3 requests a minute from one client without an API key");
+    // The front door keeps its JSON envelope for API clients.
+    const index = await api.app.request("/", { headers: { "x-forwarded-for": "203.0.113.50" } });
+    expectError(
+      { status: index.status, body: await index.json(), text: "" } as ApiResponse,
+      429,
+      "RATE_LIMIT_EXCEEDED",
+    );
+  });
+
   it("shares the platform budget between every source", async () => {
     aFreshMinute();
     for (const source of ["192.0.2.1", "192.0.2.1", "192.0.2.2", "192.0.2.2", "192.0.2.3"]) ok(await from(source));

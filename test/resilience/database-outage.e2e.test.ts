@@ -1,5 +1,5 @@
 import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DatabaseWatch, isDatabaseUnavailable } from "../../src/db/availability.js";
 import { connectionOptions } from "../../src/db/database.js";
 import { PostgresEventStore } from "../../src/event-store/postgres.js";
@@ -97,6 +97,29 @@ describe("a database that goes away", () => {
     await notReady();
     proxy.restore();
     expect(await recovery()).toBeLessThan(RECOVERED_WITHIN_MS);
+  });
+
+  it("stopped: a page answers a 503 page at once, the front door's index a 503 envelope; both back after", async () => {
+    proxy.refuse();
+    for (const path of ["/", "/search?q=kohli", "/competitions/ipl", "/releases"]) {
+      const started = performance.now();
+      const res = await app.request(path, { headers: { accept: "text/html" } });
+      expect(performance.now() - started).toBeLessThan(REFUSED_WITHIN_MS);
+      expect(res.status, path).toBe(503);
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(res.headers.get("retry-after")).toBe("2");
+      const html = await res.text();
+      expect(html).toMatch(/<h1>Back in a moment<\/h1>/);
+      expect(html).toContain("The database cannot be reached just now; retry shortly");
+    }
+    // The index reads nothing: it is refused once the watch has noticed.
+    await vi.waitFor(() => expect(watch.available).toBe(false), { timeout: REFUSED_WITHIN_MS });
+    const index = await app.request("/");
+    expect(index.status).toBe(503);
+    expect(((await index.json()) as { error: { code: string } }).error.code).toBe("DATABASE_UNAVAILABLE");
+    proxy.restore();
+    expect(await recovery()).toBeLessThan(RECOVERED_WITHIN_MS);
+    expect((await app.request("/search?q=kohli", { headers: { accept: "text/html" } })).status).toBe(200);
   });
 
   it("hung: a request waiting on it and those after it answer 503 within the bound; back within a second", async () => {
