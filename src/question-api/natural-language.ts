@@ -5,10 +5,8 @@ import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { ApiError, errorResponses } from "../http/errors.js";
 import { countRequest, rateLimitExceeded, retryAfter } from "../http/rate-limits.js";
-import { evaluate } from "../questions/evaluate.js";
+import { answer as answerQuestion } from "../questions/answer.js";
 import { MAX_QUESTION_CHARACTERS, QUESTION_LIMITS } from "../questions/limits.js";
-import { describeDefinition } from "../questions/paraphrase.js";
-import { translate } from "../questions/translate.js";
 import { evaluationContext } from "./context.js";
 import { evaluationSchema, interpretationSchema } from "./schemas.js";
 
@@ -64,11 +62,12 @@ const route = createRoute({
 });
 
 /**
- * Counted before the question is read, so neither a malformed body nor a flood of them gets
- * past the limits: the client's minute, then its day, then the service's day (each counted
- * only when the ones before admit the question).
+ * The question limits, of the API and the question page alike. Counted before the question
+ * is read, so neither a malformed body nor a flood of them gets past the limits: the
+ * client's minute, then its day, then the service's day (each counted only when the ones
+ * before admit the question).
  */
-function questionLimits(deps: AppDependencies): MiddlewareHandler {
+export function questionLimits(deps: AppDependencies): MiddlewareHandler {
   const limits = deps.limits?.questions ?? QUESTION_LIMITS;
   return async (c, next) => {
     const source = sourceOf(deps, c);
@@ -103,18 +102,6 @@ export function registerNaturalLanguageQueries(app: Router, deps: AppDependencie
   const context = evaluationContext(deps);
   app.openapi({ ...route, middleware: [questionLimits(deps)] }, async (c) => {
     const { question } = c.req.valid("json");
-    const ready = await context();
-    const translation = translate(question, ready.vocabulary);
-    if (!("definition" in translation))
-      return c.json({ data: { question, interpretation: null, ...translation } } as never, 200);
-    const evaluation = await evaluate(ready, translation.definition);
-    const paraphrase =
-      evaluation.outcome === "answered" ? evaluation.paraphrase : describeDefinition(translation.definition);
-    return c.json(
-      {
-        data: { question, interpretation: { definition: translation.definition, paraphrase }, ...evaluation },
-      } as never,
-      200,
-    );
+    return c.json({ data: await answerQuestion(await context(), question) } as never, 200);
   });
 }

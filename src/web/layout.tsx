@@ -42,6 +42,9 @@ export function Layout({
                   <a href="/search">Search</a>
                 </li>
                 <li>
+                  <a href="/ask">Ask</a>
+                </li>
+                <li>
                   <a href="/releases">Releases</a>
                 </li>
                 <li>

@@ -9,6 +9,10 @@ import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { databaseAvailability } from "../http/availability.js";
 import { errorResponses } from "../http/errors.js";
+import { evaluationContext } from "../question-api/context.js";
+import { questionLimits } from "../question-api/natural-language.js";
+import { answer as answerQuestion } from "../questions/answer.js";
+import { MAX_QUESTION_CHARACTERS } from "../questions/limits.js";
 import { SERVICE_NAME } from "../read-api/health.js";
 import { leaderboardReader, MAX_LEADERBOARD_LIMIT } from "../read-api/leaderboards.js";
 import { readModels } from "../read-api/params.js";
@@ -29,6 +33,7 @@ import { METRICS, type Metric } from "../statistics/leaderboards.js";
 import { ACCOUNT_ROUTES, registerAccountPages } from "./account-routes.js";
 import { PAGE_POLICY, STYLESHEET_PATH } from "./layout.js";
 import { pageErrors } from "./page-errors.js";
+import { AskPage } from "./pages/ask.js";
 import { CompetitionPage } from "./pages/competition.js";
 import { FixturePage } from "./pages/fixture.js";
 import { HomePage } from "./pages/home.js";
@@ -59,6 +64,7 @@ const WEB_PAGES = [
   "/participants/:participantId",
   "/seasons/:seasonId/leaderboards/:metric",
   "/releases",
+  "/ask",
 ] as const;
 
 /** Every route of the web UI as `METHOD path`, for whoever must tell them from the API's operations. */
@@ -120,6 +126,14 @@ const notFound = (c: Context, what: string) => page(c, <NotFoundPage what={what}
 
 const first = (take: number) => ({ direction: "asc" as const, take });
 
+/** The `q` of a page, trimmed and cut to `max` code points (never inside a surrogate pair); empty for text no query can hold. */
+const queryText = (c: Context, max: number) => {
+  const asked = Array.from((c.req.query("q") ?? "").trim())
+    .slice(0, max)
+    .join("");
+  return storable(asked) ? asked : "";
+};
+
 /** A path id, or undefined for text no id can be (the database cannot hold it): a page that does not exist. */
 const idOf = (c: Context, name: string) => {
   const id = c.req.param(name) ?? "";
@@ -156,11 +170,7 @@ export function registerWeb(app: Router, deps: AppDependencies) {
   app.openapi(homeRoute, (c) => c.json(INDEX, 200));
 
   app.get("/search", limited, async (c) => {
-    // Cut on a code point, never inside a surrogate pair (which would be text no query can hold).
-    const asked = Array.from((c.req.query("q") ?? "").trim())
-      .slice(0, 100)
-      .join("");
-    const query = storable(asked) ? asked : "";
+    const query = queryText(c, 100);
     const named = { ...first(SEARCH_ITEMS), name: query };
     const [participants, competitors, competitions] = query
       ? await Promise.all([
@@ -223,6 +233,19 @@ export function registerWeb(app: Router, deps: AppDependencies) {
         : undefined;
     return page(c, <FixturePage fixture={fixture} statistics={statistics?.document ?? null} weather={weather} />);
   });
+
+  // A question counts against the question limits, as POST /natural-language-queries does; the empty box against the reads'.
+  const context = evaluationContext(deps);
+  const questionLimited = questionLimits(deps);
+  app.get(
+    "/ask",
+    (c, next) => (queryText(c, MAX_QUESTION_CHARACTERS) ? questionLimited(c, next) : limited(c, next)),
+    async (c) => {
+      const question = queryText(c, MAX_QUESTION_CHARACTERS);
+      const answered = question ? await answerQuestion(await context(), question) : undefined;
+      return page(c, <AskPage question={question} answer={answered} />);
+    },
+  );
 
   app.get("/releases", limited, async (c) => {
     const releases = await listReleases(sql(), { take: PAGE_ITEMS });

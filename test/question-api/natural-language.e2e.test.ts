@@ -5,6 +5,7 @@ import type { WindowCounter } from "../../src/limits/window-counter.js";
 import { serverSecret } from "../../src/security/server-secret.js";
 import { dropKeys, uniquePrefix } from "../limits/redis-keys.js";
 import { expectError } from "../support/account-api.js";
+import { testApp } from "../support/app.js";
 import type { ApiResponse } from "../support/contract.js";
 import { openQuestionApi, type QuestionApi } from "../support/questions.js";
 
@@ -201,6 +202,33 @@ describe("limits", () => {
     const refused = await from(client, "192.0.2.6");
     expectError(refused, 429, "QUOTA_EXCEEDED");
     expect((refused.body as { error: { message: string } }).error.message).toContain("the service's daily cap of 5");
+  });
+
+  it("counts the question page against the same limits: one client's minute, a 429 page", async () => {
+    aFreshDay();
+    const { app } = testApp(undefined, {
+      sql: questions.db.sql,
+      reads: questions.db.reads,
+      limits: { questions: { perSourcePerMinute: 2, perSourcePerDay: 3, platformPerDay: 5 } },
+      trustedProxyHops: 1,
+    });
+    const headers = { "x-forwarded-for": "203.0.113.21", accept: "text/html" };
+    const asked = await app.request(PATH, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ question: "most runs in IPL 2016" }),
+    });
+    expect(asked.status).toBe(200);
+    const page = (q: string) => app.request(`/ask?q=${encodeURIComponent(q)}`, { headers });
+    const answered = await page("most runs in IPL 2016");
+    expect(answered.status).toBe(200);
+    expect(await answered.text()).toContain("most runs, Indian Premier League 2016");
+    const refused = await page("most wickets in IPL 2016");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("45");
+    expect(await refused.text()).toContain("<h1>Too many requests</h1>");
+    // The empty box asks nothing, so it is not a question.
+    expect((await app.request("/ask", { headers })).status).toBe(200);
   });
 
   it("counts a question it refuses as malformed too", async () => {

@@ -118,6 +118,7 @@ const PAGES: [name: string, target: string, shows: string][] = [
   ["participant", `/participants/${SAMPLE.participantId}`, "V Kohli"],
   ["leaderboard", `/seasons/${SAMPLE.seasonId}/leaderboards/most_runs`, "Qualification"],
   ["test-match", `/fixtures/${cricsheetIds.fixture("1322356")}`, "New Zealand won by 1 run"],
+  ["ask", `/ask?q=${encodeURIComponent("Who scored the most runs in IPL 2016?")}`, "AB de Villiers"],
   ["not-found", "/fixtures/no-such-fixture", "No such fixture"],
 ];
 
@@ -195,6 +196,31 @@ describe("the web UI in Chromium", () => {
       /^32\.1 °C high, 26\.3 °C low, 0 mm rain, wind up to 14\.9 km\/h \(Weather data by Open-Meteo\.com\)$/,
     );
     expect(a.weatherProvider.requests).toHaveLength(calls);
+    await page.context().close();
+  });
+
+  it("answers a question in English as the API does, and says what it could not read", async () => {
+    const question = "Who scored the most runs in IPL 2016?";
+    const api = (await (
+      await fetch(`${base}/api/v1/natural-language-queries`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ question }),
+      })
+    ).json()) as {
+      data: { paraphrase: string; resource: { data: { rank: number; participantName: string; value: number }[] } };
+    };
+    const { page } = await open("/ask");
+    await page.getByLabel("Your question").fill(question);
+    await page.getByRole("button", { name: "Ask" }).click();
+    await expect(page.locator("#reading").textContent()).resolves.toBe(api.data.paraphrase);
+    const rows = await page.locator("tbody tr").allTextContents();
+    expect(rows).toEqual(api.data.resource.data.map((r) => `${r.rank}${r.participantName}${r.value}`));
+    await page.getByRole("link", { name: "V Kohli" }).click();
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("V Kohli");
+    await page.goto(`${base}/ask?q=${encodeURIComponent("what is the meaning of cricket")}`);
+    await expect(page.getByRole("heading", { level: 2 }).first().textContent()).resolves.toBe("Not understood");
+    expect(await page.locator("script").count()).toBe(0);
     await page.context().close();
   });
 
