@@ -3,7 +3,10 @@ const at = (...segments: string[]) => `/${segments.map(encodeURIComponent).join(
 
 export const competitionPage = (id: string) => at("competitions", id);
 export const seasonPage = (id: string) => at("seasons", id);
-export const leaderboardPage = (seasonId: string, metric: string) => at("seasons", seasonId, "leaderboards", metric);
+/** A leaderboard's scope: a season or a competition, by id. */
+export type BoardScope = { type: "season" | "competition"; id: string };
+export const scopePage = (scope: BoardScope) => at(scope.type === "season" ? "seasons" : "competitions", scope.id);
+export const leaderboardPage = (scope: BoardScope, metric: string) => `${scopePage(scope)}/leaderboards/${metric}`;
 export const fixturePage = (id: string) => at("fixtures", id);
 export const participantPage = (id: string) => at("participants", id);
 /** A path of the API under /api/v1. */

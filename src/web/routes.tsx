@@ -4,6 +4,7 @@ import type { Context } from "hono";
 import { accepts } from "hono/accepts";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { storable } from "../../streams/shared.js";
+import type { Sql } from "../db/database.js";
 import { anonymousAccess } from "../http/access.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
@@ -43,6 +44,7 @@ import { ParticipantPage } from "./pages/participant.js";
 import { ReleasesPage } from "./pages/releases.js";
 import { SearchPage } from "./pages/search.js";
 import { SeasonPage } from "./pages/season.js";
+import type { BoardScope } from "./paths.js";
 import { registerScripts, SCRIPT_ROUTES } from "./scripts.js";
 import { ACCOUNT_PATH } from "./session.js";
 
@@ -63,6 +65,7 @@ const WEB_PAGES = [
   "/fixtures/:fixtureId",
   "/participants/:participantId",
   "/seasons/:seasonId/leaderboards/:metric",
+  "/competitions/:competitionId/leaderboards/:metric",
   "/releases",
   "/ask",
 ] as const;
@@ -208,14 +211,17 @@ export function registerWeb(app: Router, deps: AppDependencies) {
   });
 
   const leaderboard = leaderboardReader(deps);
-  app.get("/seasons/:seasonId/leaderboards/:metric", limited, async (c) => {
-    const seasonId = idOf(c, "seasonId");
-    const metric = c.req.param("metric") as Metric;
-    if (!seasonId || !METRICS.includes(metric) || !(await findSeason(sql(), seasonId)))
-      return notFound(c, "leaderboard");
-    const { body } = await leaderboard({ scope: "season", scopeId: seasonId, metric, limit: MAX_LEADERBOARD_LIMIT });
-    return page(c, <LeaderboardPage board={JSON.parse(body) as Leaderboard} seasonId={seasonId} />);
-  });
+  /** A leaderboard page of a season or a competition; a scope or metric that does not exist is a page that does not. */
+  const leaderboardOf =
+    (type: BoardScope["type"], find: (sql: Sql, id: string) => Promise<unknown>) => async (c: Context) => {
+      const id = idOf(c, `${type}Id`);
+      const metric = c.req.param("metric") as Metric;
+      if (!id || !METRICS.includes(metric) || !(await find(sql(), id))) return notFound(c, "leaderboard");
+      const { body } = await leaderboard({ scope: type, scopeId: id, metric, limit: MAX_LEADERBOARD_LIMIT });
+      return page(c, <LeaderboardPage board={JSON.parse(body) as Leaderboard} scope={{ type, id }} />);
+    };
+  app.get("/seasons/:seasonId/leaderboards/:metric", limited, leaderboardOf("season", findSeason));
+  app.get("/competitions/:competitionId/leaderboards/:metric", limited, leaderboardOf("competition", findCompetition));
 
   app.get("/fixtures/:fixtureId", limited, async (c) => {
     const fixtureId = idOf(c, "fixtureId");

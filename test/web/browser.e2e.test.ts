@@ -117,6 +117,7 @@ const PAGES: [name: string, target: string, shows: string][] = [
   ["fixture", `/fixtures/${SAMPLE.fixtureId}`, "Sunrisers Hyderabad won by 8 runs"],
   ["participant", `/participants/${SAMPLE.participantId}`, "V Kohli"],
   ["leaderboard", `/seasons/${SAMPLE.seasonId}/leaderboards/most_runs`, "Qualification"],
+  ["competition-leaderboard", `/competitions/${SAMPLE.competitionId}/leaderboards/most_wickets`, "Qualification"],
   ["test-match", `/fixtures/${cricsheetIds.fixture("1322356")}`, "New Zealand won by 1 run"],
   ["ask", `/ask?q=${encodeURIComponent("Who scored the most runs in IPL 2016?")}`, "AB de Villiers"],
   ["not-found", "/fixtures/no-such-fixture", "No such fixture"],
@@ -197,6 +198,25 @@ describe("the web UI in Chromium", () => {
     );
     expect(a.weatherProvider.requests).toHaveLength(calls);
     await page.context().close();
+  });
+
+  it("ranks a competition's players across its seasons as the leaderboard API does, from the competition's page", async () => {
+    const api = (await (
+      await fetch(
+        `${base}/api/v1/statistics/leaderboards?scope=competition&competitionId=${SAMPLE.competitionId}&metric=most_wickets&limit=50`,
+      )
+    ).json()) as { data: { rank: number; participantName: string; value: number }[] };
+    const { page } = await open(`/competitions/${SAMPLE.competitionId}`);
+    await page.getByRole("link", { name: "most wickets" }).click();
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
+      "Most wickets, Indian Premier League",
+    );
+    const rows = await page.locator("tbody tr").allTextContents();
+    expect(rows).toEqual(api.data.map((r) => `${r.rank}${r.participantName}${r.value}`));
+    await page.getByRole("link", { name: "Indian Premier League" }).click();
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Indian Premier League");
+    await page.context().close();
+    expect((await fetch(`${base}/competitions/${SAMPLE.seasonId}/leaderboards/most_runs`)).status).toBe(404);
   });
 
   it("answers a question in English as the API does, and says what it could not read", async () => {

@@ -1,6 +1,6 @@
 import type { Competition, Season } from "../../read-api/schemas/reference.js";
 import { Layout } from "../layout.js";
-import { seasonPage } from "../paths.js";
+import { leaderboardPage, seasonPage } from "../paths.js";
 import { Table } from "../table.js";
 
 /** A competition and its seasons, newest first. */
@@ -11,6 +11,14 @@ export function CompetitionPage({ competition, seasons }: { competition: Competi
       {competition.alternativeNames.length > 0 ? (
         <p class="lede">Also known as {competition.alternativeNames.join(", ")}</p>
       ) : null}
+      <p>
+        Every season together:{" "}
+        <a href={leaderboardPage({ type: "competition", id: competition.competitionId }, "most_runs")}>most runs</a>,{" "}
+        <a href={leaderboardPage({ type: "competition", id: competition.competitionId }, "most_wickets")}>
+          most wickets
+        </a>{" "}
+        and more.
+      </p>
       <Table caption="Seasons" columns={["Season", "From", "To", "Fixtures"]}>
         <tbody>
           {seasons.map((s) => (

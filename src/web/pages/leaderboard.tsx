@@ -1,7 +1,7 @@
 import type { LeaderboardRow } from "../../read-api/schemas/player-statistics.js";
 import { METRICS, type Metric } from "../../statistics/leaderboards.js";
 import { Layout } from "../layout.js";
-import { leaderboardPage, participantPage, seasonPage } from "../paths.js";
+import { type BoardScope, leaderboardPage, participantPage, scopePage } from "../paths.js";
 import { Table } from "../table.js";
 
 export type Leaderboard = {
@@ -24,13 +24,13 @@ const LABELS: Record<Metric, string> = {
   best_bowling_strike_rate: "Bowling strike rate",
 };
 
-/** A season's leaderboard of one metric, the others a link away, with the rule that qualifies a player. */
-export function LeaderboardPage({ board, seasonId }: { board: Leaderboard; seasonId: string }) {
+/** A season's or a competition's leaderboard of one metric, the others a link away, with the rule that qualifies a player. */
+export function LeaderboardPage({ board, scope }: { board: Leaderboard; scope: BoardScope }) {
   const scopeName = `${board.scope.competition?.name ?? ""} ${board.scope.name ?? ""}`.trim();
   return (
     <Layout title={`${LABELS[board.metric]}, ${scopeName}`}>
       <p>
-        <a href={seasonPage(seasonId)}>{scopeName}</a>
+        <a href={scopePage(scope)}>{scopeName}</a>
       </p>
       <h1>
         {LABELS[board.metric]}, {scopeName}
@@ -42,7 +42,7 @@ export function LeaderboardPage({ board, seasonId }: { board: Leaderboard; seaso
               {metric === board.metric ? (
                 <strong aria-current="page">{LABELS[metric]}</strong>
               ) : (
-                <a href={leaderboardPage(seasonId, metric)}>{LABELS[metric]}</a>
+                <a href={leaderboardPage(scope, metric)}>{LABELS[metric]}</a>
               )}
             </li>
           ))}

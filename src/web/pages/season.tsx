@@ -21,8 +21,8 @@ export function SeasonPage({ season, fixtures }: { season: Season; fixtures: rea
         {season.startDate ? `, ${season.startDate} to ${season.endDate}` : ""}
       </p>
       <p>
-        Leaderboards: <a href={leaderboardPage(season.seasonId, "most_runs")}>most runs</a>,{" "}
-        <a href={leaderboardPage(season.seasonId, "most_wickets")}>most wickets</a> and more.
+        Leaderboards: <a href={leaderboardPage({ type: "season", id: season.seasonId }, "most_runs")}>most runs</a>,{" "}
+        <a href={leaderboardPage({ type: "season", id: season.seasonId }, "most_wickets")}>most wickets</a> and more.
       </p>
       <Table caption="Fixtures" columns={["Date", { text: "Fixture" }, { text: "Stage" }, { text: "Result" }]}>
         <tbody>
