@@ -17,11 +17,13 @@ import { CSV_MEDIA_TYPE } from "../ingest/batches/encodings.js";
 import { type Intake, jsonPackage, tablePackage } from "../ingest/batches/intake.js";
 import { XLSX_MEDIA_TYPE } from "../ingest/batches/xlsx.js";
 import { readModels } from "../read-api/params.js";
+import { readableHistory } from "../read-api/queries/delivery-history.js";
 import { listCompetitions } from "../read-api/queries/reference.js";
 import { FIXTURE_READ_MODELS } from "../submission-api/submissions.js";
 import type { Outcome } from "./outcome.js";
 import { AccountPage } from "./pages/account.js";
 import { BatchPage } from "./pages/batch.js";
+import { DeliveryHistoryPage } from "./pages/delivery-history.js";
 import { NotFoundPage } from "./pages/not-found.js";
 import { SignInPage } from "./pages/sign-in.js";
 import { ACCOUNT_PATH, endSession, fromThisSite, sessionCaller, startSession } from "./session.js";
@@ -45,6 +47,7 @@ export const ACCOUNT_ROUTES = [
   `GET ${ACCOUNT_PATH}/batches/:batchReference`,
   `POST ${ACCOUNT_PATH}/batches/:batchReference/review`,
   `POST ${ACCOUNT_PATH}/batches/:batchReference/publication`,
+  `GET ${ACCOUNT_PATH}/deliveries/:eventId`,
 ] as const;
 
 /**
@@ -306,6 +309,19 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
     const caller = await sessionCaller(c, deps);
     if (!caller) return signIn(c);
     return batchPage(c, caller, noticeOf(c));
+  });
+
+  app.get(`${ACCOUNT_PATH}/deliveries/:eventId`, async (c) => {
+    const caller = await sessionCaller(c, deps);
+    if (!caller) return signIn(c);
+    try {
+      const history = await readableHistory(sql(), caller.account, (c.req.param("eventId") as string).toLowerCase());
+      return page(c, <DeliveryHistoryPage history={history} />);
+    } catch (error) {
+      const refused = asApiError(error);
+      if (!refused) throw error;
+      return accountPage(c, caller, { problem: problemOf(refused) }, refused.status as Status);
+    }
   });
 
   /** A reviewer's form on a batch: refused as the API refuses it, shown on the batch's page. */

@@ -439,6 +439,16 @@ describe("the signed-in pages in Chromium, on the embedded default's development
       data: { runs: { offBat: number }; revision: number };
     };
     expect(corrected.data).toMatchObject({ runs: { offBat: 4 }, revision: 2 });
+    // The published item links the delivery's history: who changed what, when and why.
+    await admin.getByRole("link", { name: "published" }).click();
+    await expect(admin.getByRole("heading", { level: 1 }).textContent()).resolves.toMatch(/ history$/);
+    const change = admin.locator("tbody tr").first();
+    await expect(change.textContent()).resolves.toContain("Checked the scorebook");
+    await expect(change.textContent()).resolves.toContain(
+      'runs: {"offBat":0,"extras":0,"total":0} → {"offBat":4,"extras":0,"total":4}',
+    );
+    expect(await seriousViolations(admin)).toEqual([]);
+    await admin.screenshot({ path: path.join(SCREENSHOTS, "delivery-history.png"), fullPage: true });
     await submitter.context().close();
     await admin.context().close();
   });

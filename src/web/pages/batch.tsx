@@ -82,7 +82,15 @@ export function BatchPage({
               <tr>
                 <td>{i.ordinal + 1}</td>
                 <td class="text">{where(i)}</td>
-                <td class="text">{i.review ? `${i.outcome}, ${i.review.decision}` : i.outcome}</td>
+                <td class="text">
+                  {i.publication?.status === "published" ? (
+                    <a href={`/account/deliveries/${encodeURIComponent(i.publication.eventId)}`}>published</a>
+                  ) : i.review ? (
+                    `${i.outcome}, ${i.review.decision}`
+                  ) : (
+                    i.outcome
+                  )}
+                </td>
                 <td class="text">
                   {[...i.faults.map((f) => `${f.code}: ${f.message}`), ...i.requirements.map((r) => r.code)].join("; ")}
                 </td>
