@@ -95,7 +95,7 @@ describe("the signed-in pages, with an identity provider configured", () => {
     expect(await a.history(viewer.id)).toEqual(["AccountCreated"]);
   });
 
-  it("shows the API's refusals on the page and changes nothing: a viewer's package, a viewer's decision, an unknown competition", async () => {
+  it("shows the API's refusals on the page and changes nothing: a viewer's package, decision or history read, an unknown competition", async () => {
     const session = await sessionOf(viewer);
     const upload = new FormData();
     upload.set("package", new File(["{}"], "package.json", { type: "application/json" }));
@@ -112,6 +112,10 @@ describe("the signed-in pages, with an identity provider configured", () => {
     const decided = await post(`/account/users/${other.id}/approval`, {}, { session });
     expect(decided.status).toBe(403);
     expect(await textOf(decided)).toMatch(/Only an administrator may do this/);
+
+    // A delivery's history is for whoever may correct it: a viewer is refused before anything is looked up.
+    const history = await fetch(`${base}/account/deliveries/${competitionId}`, { headers: { Cookie: session } });
+    expect(history.status).toBe(403);
 
     const unknown = await post("/account/access-request", { competitionId: "no-such-competition" }, { session });
     expect(unknown.status).toBe(422);
