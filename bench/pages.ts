@@ -21,7 +21,8 @@ const BUDGET = { p99Ms: 50, bytes: 150 * 1024 };
 /**
  * The web UI's pages on the full IPL (1,243 matches), as the server runs them, in process
  * (no socket): server render time from request to the last byte, each kind of page over many
- * ids (home, a search, the competition, every season, a sample of fixtures and of players),
+ * ids (home, a search, the competition, every season, a sample of fixtures and of players,
+ * leaderboards of seasons and of the competition, questions asked in English),
  * a browser's `Accept`. Baseline: the JSON the fixture page is drawn from
  * (`/fixtures/{id}/statistics`), for the same fixtures in the same run.
  */
@@ -37,7 +38,9 @@ async function measurePages(sql: Sql, backend: string, { reads }: ScratchDatabas
   const watch = new ReadModelWatch(sql);
   watch.follow(runner);
   await watch.start();
-  const app = createApp({ logger: createLogger("silent"), sql, reads, watch }, apiRoutes);
+  // Questions are limited per client; the benchmark is one client asking many.
+  const questions = { perSourcePerMinute: 1e9, perSourcePerDay: 1e9, platformPerDay: 1e9 };
+  const app = createApp({ logger: createLogger("silent"), sql, reads, watch, limits: { questions } }, apiRoutes);
   try {
     const ids = async (rows: Promise<{ id: string }[]>) => (await rows).map((r) => r.id);
     const [competitionId] = await ids(sql`select competition_id as id from competition limit 1`);
@@ -53,6 +56,17 @@ async function measurePages(sql: Sql, backend: string, { reads }: ScratchDatabas
       season: seasons.map((id) => `/seasons/${id}`),
       fixture: fixtures.map((id) => `/fixtures/${id}`),
       participant: players.map((id) => `/participants/${id}`),
+      leaderboard: [
+        ...seasons.slice(0, 5).map((id) => `/seasons/${id}/leaderboards/most_runs`),
+        `/competitions/${competitionId}/leaderboards/most_runs`,
+        `/competitions/${competitionId}/leaderboards/best_economy_rate`,
+      ],
+      ask: [
+        "Who scored the most runs in IPL 2016?",
+        "most wickets in the IPL",
+        "Virat Kohli's career batting average",
+        "what is the meaning of cricket",
+      ].map((q) => `/ask?q=${encodeURIComponent(q)}`),
     };
     const get = async (path: string, accept: string) => {
       const started = performance.now();
