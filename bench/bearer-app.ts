@@ -5,23 +5,16 @@ import type { Sql } from "../src/db/database.js";
 import { createApp } from "../src/http/app.js";
 import { createLogger } from "../src/http/logging.js";
 import { apiRoutes } from "../src/http/routes.js";
-import { openIdentity } from "../src/identity/open.js";
 import { memoryWindowCounter } from "../src/limits/memory.js";
 import type { CricketWorld } from "../test/support/cricket-world.js";
+import { developmentIdentity } from "../test/support/dev-identity.js";
 
 /**
  * The real app over a benchmark's world, as the embedded default runs it (the development
  * issuer, in-process cache and counters), and bearer tokens of administrators to call it with.
  */
 export async function bearerApp(sql: Sql, world: CricketWorld, dataDir: string) {
-  const identity = await openIdentity({
-    dataDir,
-    authJwksUrl: undefined,
-    authIssuer: undefined,
-    authAudience: "authenticated",
-    authAdminUrl: undefined,
-    authAdminSecret: undefined,
-  });
+  const identity = await developmentIdentity(dataDir);
   const issuer = identity.devIssuer;
   if (!issuer) throw new Error("the development issuer is required");
   const app = createApp(

@@ -9,7 +9,6 @@ import { type BatchView, findBatch } from "../../src/batches/queries.js";
 import { BatchValidator } from "../../src/batches/validator.js";
 import { bootstrapAdmin } from "../../src/commands/accounts/handlers.js";
 import { createLogger } from "../../src/http/logging.js";
-import { openIdentity } from "../../src/identity/open.js";
 import { cricsheetIds } from "../../src/ingest/cricsheet/ids.js";
 import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
 import { SAMPLE } from "../../src/ingest/sample-ids.js";
@@ -17,6 +16,7 @@ import { SAMPLE_DIRECTORY } from "../../src/ingest/samples.js";
 import { type AccountApi, openAccountApi } from "../support/account-api.js";
 import { testApp } from "../support/app.js";
 import { cricsheetPackage } from "../support/cricsheet-packages.js";
+import { developmentIdentity } from "../support/dev-identity.js";
 import { listening } from "../support/listening.js";
 import { aPublishedRelease } from "../support/releases.js";
 
@@ -50,14 +50,7 @@ beforeAll(async () => {
   await a.world.catchUp();
   ({ server, base } = await listening(a.app));
   const dataDir = mkdtempSync(path.join(tmpdir(), "cricket-dev-issuer-"));
-  const identity = await openIdentity({
-    dataDir,
-    authJwksUrl: undefined,
-    authIssuer: undefined,
-    authAudience: "authenticated",
-    authAdminUrl: undefined,
-    authAdminSecret: undefined,
-  });
+  const identity = await developmentIdentity(dataDir);
   local = { ...(await listening(testApp(undefined, a.deps({ identity })).app)), dataDir };
   validator = new BatchValidator({ sql: a.db.sql, store: a.world.store, logger: createLogger("silent") });
   validator.start(a.world.runner);
