@@ -64,10 +64,22 @@ export const rateLimitExceeded = (
 export function accountLimit(deps: AppDependencies, name: string, limit: Limit): MiddlewareHandler {
   return async (c, next) => {
     const now = Date.now();
-    const key = `${name}:${callerOf(c).account.accountId}`;
-    const [admission] = (await countRequest(deps, c, [{ key, ...limit }], now)) as [Admission];
-    if (!admission.allowed) throw rateLimitExceeded(admission, limit.windowMs, now);
+    const admission = await admitAccount(deps, c, callerOf(c).account.accountId, name, limit, now);
     await next();
     for (const [header, value] of Object.entries(rateLimitHeaders(admission, now))) c.res.headers.set(header, value);
   };
+}
+
+/** Counts one request of an account against `name`'s limit (the web UI's forms share the API's), refusing past it (429). */
+export async function admitAccount(
+  deps: AppDependencies,
+  c: Context,
+  accountId: string,
+  name: string,
+  limit: Limit,
+  now = Date.now(),
+): Promise<Admission> {
+  const [admission] = (await countRequest(deps, c, [{ key: `${name}:${accountId}`, ...limit }], now)) as [Admission];
+  if (!admission.allowed) throw rateLimitExceeded(admission, limit.windowMs, now);
+  return admission;
 }

@@ -4,8 +4,9 @@
  * A named entity's `search_text` holds each of its spellings as its folded words, every word
  * preceded by a space, so "a word starting with x" is the plain substring " x" (a LIKE the
  * trigram index serves, no regular expression). A participant's initials ("MS" of "MS Dhoni",
- * "V" of "V Kohli") are also kept as markers (" m~ s~"), because Cricsheet names players by
- * initials and surname while users type full names: "virat kohli" finds "V Kohli".
+ * "V" of "V Kohli") are also kept as markers (" ~m ~s"), because Cricsheet names players by
+ * initials and surname while users type full names: "virat kohli" finds "V Kohli". A marker
+ * starts with its mark, so no word's search (" s") ever finds one.
  */
 
 /** Letters Unicode decomposition leaves whole, as a reader of names expects them folded. */
@@ -43,7 +44,7 @@ export function searchText(names: readonly string[], options: { initials?: boole
   );
   if (options.initials) {
     const initials = new Set(names.flatMap(initialsOf));
-    if (initials.size > 0) lines.push([...initials].map((letter) => ` ${letter}${INITIAL_MARK}`).join(""));
+    if (initials.size > 0) lines.push([...initials].map((letter) => ` ${INITIAL_MARK}${letter}`).join(""));
   }
   return lines.join("\n");
 }

@@ -82,9 +82,16 @@ export type InningsTeams = ReadonlyMap<string, { batting: string | null; bowling
 const perWicket = (e: Event, text: (w: Event["wickets"][number]) => string | null) =>
   e.wickets.map((w) => text(w) ?? "").join(" | ");
 
+/**
+ * Text a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return first)
+ * is prefixed with `'`: names and wicket kinds come from submitters, and this file is made to
+ * be opened in one (OWASP's CSV injection advice). The upload columns hold ids and numbers.
+ */
+const inert = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+
 function readable(e: Event, teams: InningsTeams): string[] {
   const innings = teams.get(e.inningsId);
-  return [
+  const [ordinal, ...texts] = [
     e.inningsOrdinal + 1,
     innings?.batting,
     innings?.bowling,
@@ -95,6 +102,7 @@ function readable(e: Event, teams: InningsTeams): string[] {
     perWicket(e, (w) => w.playerOutName),
     perWicket(e, (w) => w.fielders.map((f) => `${f.name ?? ""}${f.substitute ? " (sub)" : ""}`).join("; ")),
   ].map(cell);
+  return [ordinal as string, ...texts.map(inert)];
 }
 
 export const readableCsvHeader = stringify([[...CSV_COLUMNS, ...READABLE_COLUMNS]], { record_delimiter: "windows" });

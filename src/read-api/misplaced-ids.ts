@@ -33,9 +33,9 @@ async function otherKindOf(sql: Sql, id: string, kind: IdKind): Promise<IdKind |
  * An id of the wrong kind in a filter (a season's id as `competitionId`) can only find
  * nothing. Rather than an empty page that reads as "no such fixtures", the answer is 400
  * naming the filter, what the id is, and the operation's filter for that kind if it has one.
- * `filters` holds every id filter of the operation, given or not. Asked only when a first
- * page came back empty, so an answer with results costs nothing more; an id of no kind at
- * all stays an empty page, as the filters promise.
+ * `filters` holds every id filter of the operation, given or not. Asked only when a page
+ * came back empty, so an answer with results costs nothing more; an id of no kind at all
+ * stays an empty page, as the filters promise.
  */
 export async function refuseMisplacedIds(sql: Sql, filters: Record<string, IdFilterValue>): Promise<void> {
   const misplaced = [];

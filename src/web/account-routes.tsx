@@ -2,9 +2,13 @@ import { randomUUID } from "node:crypto";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import type { HtmlEscapedString } from "hono/utils/html";
+import { IDEMPOTENCY_KEY } from "../../streams/batch.js";
+import { storable } from "../../streams/shared.js";
 import { findAccount, listPendingRequests } from "../accounts/queries.js";
+import { BATCHES_PER_MINUTE } from "../batch-api/batches.js";
 import { mayReview, visibleTo } from "../batches/access.js";
 import { findBatch, findBatchReport, listBatches, reportItems } from "../batches/queries.js";
+import { JsonTooDeep, parseJson } from "../bounded-json.js";
 import { decideSubmitterAccess, rejectSubmitterAccess, requestSubmitterAccess } from "../commands/accounts/handlers.js";
 import { receiveBatch } from "../commands/batches/handlers.js";
 import { publishBatch, reviewBatch } from "../commands/batches/publication.js";
@@ -12,6 +16,8 @@ import type { Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { application, authenticate, type Caller, commandContext, settled } from "../http/authentication.js";
 import { ApiError, asApiError } from "../http/errors.js";
+import { admitAccount } from "../http/rate-limits.js";
+import { refuseUnstorable } from "../http/validation.js";
 import { InvalidToken } from "../identity/verifier.js";
 import { CSV_MEDIA_TYPE } from "../ingest/batches/encodings.js";
 import { type Intake, jsonPackage, tablePackage } from "../ingest/batches/intake.js";
@@ -62,6 +68,8 @@ const SHOWN_PROBLEMS = 50;
 /** Items a batch page lists; the download has them all. */
 const SHOWN_ITEMS = 200;
 
+const ANOTHER_SITE = "That form came from another site; nothing was done.";
+
 const NOTICES = {
   requested: "Your request was sent to the administrators.",
   approved: "The request was approved.",
@@ -85,10 +93,24 @@ async function page(c: Context, element: HtmlEscapedString | Promise<HtmlEscaped
   });
 }
 
-/** The request comes from this machine (its peer, never a forwarded header): the only one the development issuer signs in. */
-const fromLoopback = (c: Context) => {
+/** Names this machine answers to: what a browser on it addresses. */
+const LOCAL_HOST = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(:\d+)?$/;
+
+/**
+ * The request comes from a browser on this machine, addressing it as this machine: the only
+ * one the development issuer signs in. The peer must be loopback (never a forwarded header),
+ * no proxy may stand between (one on this host would make every remote request look local),
+ * and the Host must be a local name (a page of another site whose name resolves to 127.0.0.1,
+ * DNS rebinding, sends its own).
+ */
+const fromThisMachine = (c: Context, deps: AppDependencies) => {
   const address = peerAddress(c);
-  return address === "::1" || /^(::ffff:)?127\./.test(address);
+  const proxied =
+    (deps.trustedProxyHops ?? 0) > 0 ||
+    ["Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Real-IP"].some((h) => c.req.header(h) !== undefined);
+  return (
+    (address === "::1" || /^(::ffff:)?127\./.test(address)) && !proxied && LOCAL_HOST.test(c.req.header("Host") ?? "")
+  );
 };
 
 /** The connection's peer address; none outside a Node server (an app called directly). */
@@ -98,6 +120,38 @@ const peerAddress = (c: Context) => {
   } catch {
     return "";
   }
+};
+
+/** A form's fields: a body that is not a form is refused (400), as the API refuses one. */
+async function formOf(c: Context): Promise<Record<string, string | File>> {
+  try {
+    return await c.req.parseBody();
+  } catch {
+    throw new ApiError("VALIDATION_FAILED", "The form could not be read", [
+      {
+        code: "INVALID_FIELD",
+        message: "Not a form (application/x-www-form-urlencoded or multipart/form-data)",
+        field: "body",
+      },
+    ]);
+  }
+}
+
+/** A text field or path parameter as the API would take it: at most `max` characters, storable, else 400 naming it. */
+function textOf(value: unknown, field: string, max = 200): string {
+  const text = typeof value === "string" ? value.trim() : "";
+  if (text.length === 0 || text.length > max || !storable(text))
+    throw new ApiError("VALIDATION_FAILED", "The form is invalid", [
+      { code: "INVALID_FIELD", message: `1 to ${max} characters of text`, field },
+    ]);
+  return text;
+}
+
+/** A page answering a refusal, with the refusal's headers (Retry-After, RateLimit-*) but the API's challenge. */
+const withHeadersOf = (error: ApiError, res: Response) => {
+  for (const [name, value] of Object.entries(error.headers()))
+    if (name !== "WWW-Authenticate") res.headers.set(name, value);
+  return res;
 };
 
 /** An ApiError as the page shows it: its message, then its details (the first 50, the rest counted). */
@@ -121,10 +175,16 @@ async function intakeOf(file: File): Promise<Intake> {
   const text = new TextDecoder().decode(bytes);
   let body: unknown;
   try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ApiError("VALIDATION_FAILED", "The file is not JSON", [], 422);
+    body = parseJson(text);
+  } catch (error) {
+    throw new ApiError(
+      "VALIDATION_FAILED",
+      error instanceof JsonTooDeep ? error.message : "The file is not JSON",
+      [],
+      422,
+    );
   }
+  refuseUnstorable("json", body);
   return jsonPackage(text, body);
 }
 
@@ -155,7 +215,11 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
   }
 
   const signIn = (c: Context, problem?: string, status: Status = 200) =>
-    page(c, <SignInPage devIssuer={!!deps.identity?.devIssuer} local={fromLoopback(c)} problem={problem} />, status);
+    page(
+      c,
+      <SignInPage devIssuer={!!deps.identity?.devIssuer} local={fromThisMachine(c, deps)} problem={problem} />,
+      status,
+    );
 
   /**
    * A form post by a signed-in user: from this site, with a session (else the sign-in page),
@@ -164,7 +228,7 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
   const posted =
     (act: (c: Context, caller: Caller) => Promise<Response>) =>
     async (c: Context): Promise<Response> => {
-      if (!fromThisSite(c)) return signIn(c, "That form came from another site; nothing was done.", 403);
+      if (!fromThisSite(c)) return signIn(c, ANOTHER_SITE, 403);
       const caller = await sessionCaller(c, deps);
       if (!caller) return signIn(c, "Your session has ended: sign in again.", 401);
       try {
@@ -172,7 +236,10 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
       } catch (error) {
         const refused = asApiError(error);
         if (!refused) throw error;
-        return accountPage(c, caller, { problem: problemOf(refused) }, refused.status as Status);
+        return withHeadersOf(
+          refused,
+          await accountPage(c, caller, { problem: problemOf(refused) }, refused.status as Status),
+        );
       }
     };
 
@@ -183,32 +250,31 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
   });
 
   app.post(`${ACCOUNT_PATH}/sign-in`, async (c) => {
-    if (!fromThisSite(c)) return signIn(c, "That form came from another site; nothing was done.", 403);
-    const form = await c.req.parseBody();
-    const devIssuer = deps.identity?.devIssuer;
+    if (!fromThisSite(c)) return signIn(c, ANOTHER_SITE, 403);
     let token: string;
-    if (devIssuer) {
-      if (!fromLoopback(c)) return signIn(c, "Sign-in by name works only from this machine.", 403);
-      const name = typeof form.name === "string" ? form.name.trim() : "";
-      if (name.length === 0 || name.length > 100) return signIn(c, "Type a name of 1 to 100 characters.", 400);
-      token = await devIssuer.issueToken({ subject: name, displayName: name });
-    } else {
-      token = typeof form.token === "string" ? form.token.trim() : "";
-    }
     try {
+      const form = await formOf(c);
+      const devIssuer = deps.identity?.devIssuer;
+      if (devIssuer) {
+        if (!fromThisMachine(c, deps)) return signIn(c, "Sign-in by name works only from this machine.", 403);
+        const name = textOf(form.name, "name", 100);
+        token = await devIssuer.issueToken({ subject: name, displayName: name });
+      } else {
+        token = typeof form.token === "string" ? form.token.trim() : "";
+      }
       await authenticate(deps, c, token);
     } catch (error) {
       if (error instanceof InvalidToken) return signIn(c, "That token is not valid here.", 401);
       const refused = asApiError(error);
-      if (refused) return signIn(c, refused.message, refused.status as Status);
+      if (refused) return signIn(c, refused.details?.[0]?.message ?? refused.message, refused.status as Status);
       throw error;
     }
-    startSession(c, token);
+    startSession(c, token, deps.trustedProxyHops);
     return c.redirect(ACCOUNT_PATH, 303);
   });
 
   app.post(`${ACCOUNT_PATH}/sign-out`, async (c) => {
-    if (!fromThisSite(c)) return signIn(c, "That form came from another site; nothing was done.", 403);
+    if (!fromThisSite(c)) return signIn(c, ANOTHER_SITE, 403);
     endSession(c);
     return c.redirect("/", 303);
   });
@@ -216,8 +282,7 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
   app.post(
     `${ACCOUNT_PATH}/access-request`,
     posted(async (c, { account }) => {
-      const form = await c.req.parseBody();
-      const competitionId = typeof form.competitionId === "string" ? form.competitionId : "";
+      const competitionId = textOf((await formOf(c)).competitionId, "competitionId");
       const services = application(deps);
       const outcome = await requestSubmitterAccess(
         services.store,
@@ -234,9 +299,8 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
     posted(async (c, { account }) => {
       if (account.role !== "admin") throw new ApiError("FORBIDDEN", "Only an administrator may do this");
       const services = application(deps);
-      const outcome = (await decide(account.accountId, c.req.param("userId") as string, c)) as Parameters<
-        typeof settled
-      >[1];
+      const userId = textOf(c.req.param("userId"), "userId");
+      const outcome = (await decide(account.accountId, userId, c)) as Parameters<typeof settled>[1];
       await settled(services, outcome);
       return c.redirect(`${ACCOUNT_PATH}?done=${done}`, 303);
     });
@@ -267,11 +331,18 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
     posted(async (c, { account }) => {
       if (account.role !== "submitter" && account.role !== "admin")
         throw new ApiError("FORBIDDEN", "Only a submitter or an administrator may send batches");
-      const form = await c.req.parseBody();
+      // The API's limit on packages an account sends a minute, counted together with the API's.
+      const limit = { limit: deps.limits?.batchesPerMinute ?? BATCHES_PER_MINUTE, windowMs: 60_000 };
+      await admitAccount(deps, c, account.accountId, "batches", limit);
+      const form = await formOf(c);
       const file = form.package;
       if (!(file instanceof File) || file.size === 0)
         throw new ApiError("VALIDATION_FAILED", "Choose a package file", [], 422);
-      const idempotencyKey = typeof form.idempotencyKey === "string" ? form.idempotencyKey : randomUUID();
+      const idempotencyKey = form.idempotencyKey;
+      if (typeof idempotencyKey !== "string" || !IDEMPOTENCY_KEY.test(idempotencyKey))
+        throw new ApiError("VALIDATION_FAILED", "The form is invalid", [
+          { code: "INVALID_FIELD", message: "1 to 255 visible ASCII characters", field: "idempotencyKey" },
+        ]);
       const services = application(deps);
       const receipt = await receiveBatch(
         { store: services.store, sql: sql() },
@@ -335,18 +406,19 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
       } catch (error) {
         const refused = asApiError(error);
         if (!refused) throw error;
-        return batchPage(c, caller, { problem: problemOf(refused) }, refused.status as Status);
+        return withHeadersOf(
+          refused,
+          await batchPage(c, caller, { problem: problemOf(refused) }, refused.status as Status),
+        );
       }
     });
 
   app.post(
     `${ACCOUNT_PATH}/batches/:batchReference/review`,
     reviewing(async (c, account, batchReference) => {
-      const form = await c.req.parseBody();
+      const form = await formOf(c);
       const decision = form.decision === "rejected" ? "rejected" : "approved";
-      const reason = typeof form.reason === "string" ? form.reason.trim() : "";
-      if (reason.length === 0 || reason.length > 1000)
-        throw new ApiError("VALIDATION_FAILED", "Say why, in 1 to 1000 characters", [], 422);
+      const reason = textOf(form.reason, "reason", 1000);
       const services = application(deps);
       const outcome = await reviewBatch(
         { store: services.store, sql: sql() },

@@ -16,13 +16,20 @@ import { InvalidToken } from "../identity/verifier.js";
 export const ACCOUNT_PATH = "/account";
 const COOKIE = "cricket_session";
 
-export function startSession(c: Context, token: string): void {
+/**
+ * Starts a session with a verified token. The cookie is Secure when the browser came over
+ * HTTPS: to this process, or to a trusted proxy in front that says so (X-Forwarded-Proto).
+ */
+export function startSession(c: Context, token: string, trustedProxyHops = 0): void {
   const { exp } = decodeJwt(token);
+  const overHttps =
+    new URL(c.req.url).protocol === "https:" ||
+    (trustedProxyHops > 0 && c.req.header("X-Forwarded-Proto")?.split(",")[0]?.trim() === "https");
   setCookie(c, COOKIE, token, {
     path: ACCOUNT_PATH,
     httpOnly: true,
     sameSite: "Strict",
-    secure: new URL(c.req.url).protocol === "https:",
+    secure: overHttps,
     ...(exp ? { expires: new Date(exp * 1000) } : {}),
   });
 }
@@ -48,13 +55,14 @@ export async function sessionCaller(c: Context, deps: AppDependencies): Promise<
  * A form post from a page of this site. The cookie is SameSite=Strict already; the
  * browser's word on where the post came from is checked as well, so no other site's page
  * can post a signed-in form: `Sec-Fetch-Site` where the browser sends it (every current
- * one), else an `Origin` naming the Host it addressed. The pages' `Referrer-Policy:
- * no-referrer` makes Chromium send `Origin: null` on their own posts, so that proves nothing.
+ * one), else an `Origin` naming the Host it addressed (`null`, a sandboxed frame's, is
+ * refused). The pages' `Referrer-Policy: no-referrer` makes Chromium send `Origin: null` on
+ * their own posts, so `Origin` alone could not be relied on; Chromium sends Sec-Fetch-Site.
  */
 export function fromThisSite(c: Context): boolean {
   const site = c.req.header("Sec-Fetch-Site");
   if (site !== undefined) return site === "same-origin";
   const origin = c.req.header("Origin");
-  if (origin === undefined || origin === "null") return true;
-  return URL.canParse(origin) && new URL(origin).host === c.req.header("Host");
+  if (origin === undefined) return true;
+  return origin !== "null" && URL.canParse(origin) && new URL(origin).host === c.req.header("Host");
 }

@@ -45,7 +45,7 @@ for (const backend of backends()) {
       expect(p).toEqual({
         name: "NA Saini",
         alternative_names: ["Navdeep Saini"],
-        search_text: " na saini\n navdeep saini\n n~ a~",
+        search_text: " na saini\n navdeep saini\n ~n ~a",
       });
       const [t] =
         await db.sql`select name, alternative_names, team_type, gender from competitor where competitor_id = ${team.id}`;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXPORT_EVENT_LIMIT } from "../../src/read-api/fixture-event-exports.js";
-import { aFixture, type BuiltDelivery } from "../support/cricket-builders.js";
+import { aFixture, aTeam, type BuiltDelivery } from "../support/cricket-builders.js";
 import { readCsv } from "../support/csv.js";
 import { invalidFields, openReadApi, type ReadApi } from "../support/read-api.js";
 
@@ -15,11 +15,15 @@ describe("GET /api/v1/fixtures/{fixtureId}/events/export.json and export.csv", (
   let r: ReadApi;
   const fixture = aFixture().withInnings({ deliveries: 30, wicketEvery: 4 }).withInnings({ deliveries: 25 });
   const big = aFixture().withInnings({ deliveries: SMALL_LIMIT + 1 });
+  /** A team named as a spreadsheet formula: its readable cells must not run. */
+  const formula = aFixture({ home: aTeam({ name: '=HYPERLINK("http://evil.example")' }) }).withInnings({
+    deliveries: 2,
+  });
   const base = `/api/v1/fixtures/${fixture.id}/events`;
 
   beforeAll(async () => {
     r = await openReadApi({ exportEvents: SMALL_LIMIT, exportPage: SMALL_PAGE });
-    await r.world.given(fixture, big);
+    await r.world.given(fixture, big, formula);
   });
   afterAll(() => r.close());
 
@@ -157,6 +161,13 @@ describe("GET /api/v1/fixtures/{fixtureId}/events/export.json and export.csv", (
     expect(again.status).toBe(304);
     expect(invalidFields(await r.api.get(`${base}/export.csv?columns=pretty`))).toEqual(["columns"]);
     expect(invalidFields(await r.api.get(`${base}/export.json?columns=readable`))).toEqual(["columns"]);
+  });
+
+  it("keeps a name that reads as a spreadsheet formula inert in the readable columns", async () => {
+    const res = await r.api.get(`/api/v1/fixtures/${formula.id}/events/export.csv?columns=readable`);
+    const rows = readCsv(res.text) as Record<string, string>[];
+    expect(rows.map((row) => row.battingTeam)).toEqual(Array(2).fill(`'=HYPERLINK("http://evil.example")`));
+    expect(rows[0]?.innings).toBe("1");
   });
 
   it("answers 304 to a current If-None-Match and a new ETag once the fixture changes", async () => {

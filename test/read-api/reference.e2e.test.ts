@@ -99,6 +99,9 @@ describe("competitions, seasons, competitors and participants", () => {
     expect(await found("virat")).toEqual([players.viratSingh.id]);
     expect(await found("v")).toEqual([players.kohli.id, players.viratSingh.id, players.vivek.id]);
     expect(await found("mahendra singh dhoni")).toEqual([players.dhoni.id]);
+    // An initial is never a word of its own: "s" and "singh" do not find MS Dhoni.
+    expect(await found("s")).toEqual([saini.id, players.viratSingh.id]);
+    expect(await found("singh")).toEqual([players.viratSingh.id]);
     expect(await found("ms dhoni")).toEqual([players.dhoni.id]);
     expect(await found("mahendra virat")).toEqual([]);
     for (const name of ["zoe orsted", "ZOË ØRSTED", "nunez", "Núñez zoe", "orsted-nunez"])

@@ -1,6 +1,13 @@
-import type { Server } from "node:http";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { request, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bootstrapAdmin } from "../../src/commands/accounts/handlers.js";
 import { type AccountApi, openAccountApi, type Person } from "../support/account-api.js";
+import { testApp } from "../support/app.js";
+import { developmentIdentity } from "../support/dev-identity.js";
 import { listening } from "../support/listening.js";
 
 /**
@@ -126,9 +133,10 @@ describe("the signed-in pages, with an identity provider configured", () => {
   it("shows why a submitter's package cannot be received, and stores nothing", async () => {
     const submitter = await a.aSubmitter(await a.anAdmin(), competitionId);
     const session = await sessionOf(submitter);
-    const send = async (name: string, content: string) => {
+    const send = async (name: string, content: string, idempotencyKey: string = randomUUID()) => {
       const form = new FormData();
       form.set("package", new File([content], name));
+      form.set("idempotencyKey", idempotencyKey);
       return fetch(`${base}/account/batches`, {
         method: "POST",
         body: form,
@@ -136,6 +144,9 @@ describe("the signed-in pages, with an identity provider configured", () => {
         redirect: "manual",
       });
     };
+    const keyless = await send("package.json", "{}", "");
+    expect(keyless.status).toBe(400);
+    expect(await textOf(keyless)).toMatch(/idempotencyKey: 1 to 255 visible ASCII characters/);
     const notJson = await send("package.json", "{nope");
     expect(notJson.status).toBe(422);
     expect(await textOf(notJson)).toMatch(/The file is not JSON/);
@@ -147,5 +158,99 @@ describe("the signed-in pages, with an identity provider configured", () => {
     expect(await textOf(noHead)).toMatch(/packageId: Required competition: Required/);
     const batches = await a.api.get("/api/v1/batches", { token: submitter.token });
     expect((batches.body as { data: unknown[] }).data).toEqual([]);
+  });
+});
+
+describe("the signed-in pages on the embedded default's development issuer", () => {
+  let local: { server: Server; base: string };
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), "cricket-dev-issuer-"));
+    const identity = await developmentIdentity(dataDir);
+    local = await listening(testApp(undefined, a.deps({ identity, limits: { batchesPerMinute: 1 } })).app);
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => local?.server.close(resolve));
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** A raw POST, so the Host header can be what a rebinding page or a proxy would send. */
+  const raw = (target: string, body: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; cookie: string | undefined; text: string }>((resolve, reject) => {
+      const url = new URL(target, local.base);
+      const req = request(url, { method: "POST", headers: { ...SAME_SITE, ...headers } }, (res) => {
+        let text = "";
+        res.on("data", (chunk) => {
+          text += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, cookie: res.headers["set-cookie"]?.[0], text }));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  const form = { "Content-Type": "application/x-www-form-urlencoded" };
+  const host = () => new URL(local.base).host;
+
+  it("signs in by name only a browser on this machine addressing it as this machine", async () => {
+    const signedIn = await raw("/account/sign-in", "name=alice", { ...form, Host: host() });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.cookie).toMatch(/^cricket_session=/);
+    expect(
+      (await raw("/account/sign-in", "name=alice", { ...form, Host: `localhost:${local.base.split(":")[2]}` })).status,
+    ).toBe(303);
+    // A page of another site whose name resolves to 127.0.0.1 (DNS rebinding), or a proxy on this host.
+    const notLocal: Record<string, string>[] = [
+      { Host: "attacker.example" },
+      { Host: host(), "X-Forwarded-For": "203.0.113.9" },
+      { Host: host(), Forwarded: "for=203.0.113.9" },
+    ];
+    for (const headers of notLocal) {
+      const refused = await raw("/account/sign-in", "name=alice", { ...form, ...headers });
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      expect(refused.cookie).toBeUndefined();
+      expect(refused.text).toContain("Sign-in by name works only from this machine.");
+    }
+    for (const name of ["", "%00", "x".repeat(101)])
+      expect((await raw("/account/sign-in", `name=${name}`, { ...form, Host: host() })).status).toBe(400);
+  });
+
+  it("answers a body that is not a form, and fields no database can hold, with 400, never 500", async () => {
+    const signedIn = await raw("/account/sign-in", "name=bob", { ...form, Host: host() });
+    const session = (signedIn.cookie ?? "").split(";")[0] as string;
+    const as = { Host: host(), Cookie: session };
+    const garbage = { "Content-Type": "multipart/form-data; boundary=zzz" };
+    expect((await raw("/account/sign-in", "garbage", { ...garbage, Host: host() })).status).toBe(400);
+    expect((await raw("/account/access-request", "garbage", { ...garbage, ...as })).status).toBe(400);
+    expect((await raw("/account/access-request", "competitionId=%00", { ...form, ...as })).status).toBe(400);
+    // A viewer deciding is refused before the path is read; an administrator's odd path below.
+    expect((await raw("/account/users/%00/approval", "", { ...form, ...as })).status).toBe(403);
+  });
+
+  it("refuses an administrator's odd path and an upload holding text no database can hold, and counts uploads with the API's", async () => {
+    const admin = "carol";
+    await bootstrapAdmin(a.world.store, admin, { now: new Date() });
+    await a.world.catchUp();
+    const signedIn = await raw("/account/sign-in", `name=${admin}`, { ...form, Host: host() });
+    const cookie = (signedIn.cookie ?? "").split(";")[0] as string;
+    const upload = (fields: Record<string, string | Blob>) => {
+      const body = new FormData();
+      for (const [name, value] of Object.entries(fields))
+        body.set(name, value, ...(value instanceof Blob ? ["package.json"] : []));
+      return fetch(`${local.base}/account/batches`, {
+        method: "POST",
+        body,
+        headers: { ...SAME_SITE, Cookie: cookie },
+        redirect: "manual",
+      });
+    };
+    expect((await raw("/account/users/%00/approval", "", { ...form, Host: host(), Cookie: cookie })).status).toBe(400);
+    const unstorable = new Blob([JSON.stringify({ contractVersion: "1.1", packageId: "\u0000" })]);
+    const held = await upload({ package: unstorable, idempotencyKey: "k1" });
+    expect(held.status).toBe(422);
+    expect(await textOf(held)).toMatch(/cannot be stored/);
+    // One package a minute here, counted before the form is read, as the API counts them.
+    const limited = await upload({ package: unstorable, idempotencyKey: "k2" });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
   });
 });

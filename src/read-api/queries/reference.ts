@@ -51,7 +51,7 @@ const nameFilter = (sql: Sql, table: NamedTable, name: string) => {
   const all = (conditions: PendingQuery<Row[]>[]) => conditions.reduce((a, b) => sql`${a} and ${b}`);
   const any = (conditions: PendingQuery<Row[]>[]) => conditions.reduce((a, b) => sql`${a} or ${b}`);
   if (table !== "participant") return sql`and ${all(tokens.map(starts))}`;
-  const initial = (token: string) => sql`strpos(search_text, ${` ${token[0]}${INITIAL_MARK}`}) > 0`;
+  const initial = (token: string) => sql`strpos(search_text, ${` ${INITIAL_MARK}${token[0]}`}) > 0`;
   return sql`and ${all(tokens.map((t) => sql`(${starts(t)} or ${initial(t)})`))} and (${any(tokens.map(starts))})`;
 };
 
