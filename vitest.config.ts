@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 const shared = {
@@ -21,10 +20,6 @@ const SINGLE_DATABASE = [
 
 export default defineConfig({
   test: {
-    // A file per core. Vitest's default, one fewer, is one on a 2-core machine (CI's): the
-    // suite then ran file after file (1,906 s at 660e570), though most of a file's time is
-    // spent waiting on a database, a browser or a process, not computing.
-    maxWorkers: availableParallelism(),
     projects: [
       { test: { ...shared, name: "main", include: ["test/**/*.test.ts"] } },
       // With a real Postgres given (CI), the single-database suites run again on embedded
