@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import type { HtmlEscapedString } from "hono/utils/html";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { IDEMPOTENCY_KEY } from "../../streams/batch.js";
 import { storable } from "../../streams/shared.js";
 import { findAccount, listPendingRequests } from "../accounts/queries.js";
@@ -26,6 +27,7 @@ import { readModels } from "../read-api/params.js";
 import { readableHistory } from "../read-api/queries/delivery-history.js";
 import { listCompetitions } from "../read-api/queries/reference.js";
 import { FIXTURE_READ_MODELS } from "../submission-api/submissions.js";
+import { htmlPage } from "./html.js";
 import type { Outcome } from "./outcome.js";
 import { AccountPage } from "./pages/account.js";
 import { BatchPage } from "./pages/batch.js";
@@ -84,14 +86,11 @@ const noticeOf = (c: Context): Outcome => {
   return done !== undefined && done in NOTICES ? { notice: NOTICES[done as keyof typeof NOTICES] } : {};
 };
 
-type Status = 200 | 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422;
-
-async function page(c: Context, element: HtmlEscapedString | Promise<HtmlEscapedString>, status: Status = 200) {
-  return c.html(`<!DOCTYPE html>${await element}`, status, {
-    "Content-Security-Policy": ACCOUNT_POLICY,
-    "Cache-Control": "no-store",
-  });
-}
+const page = (
+  c: Context,
+  element: HtmlEscapedString | Promise<HtmlEscapedString>,
+  status: ContentfulStatusCode = 200,
+) => htmlPage(c, element, ACCOUNT_POLICY, status, { "Cache-Control": "no-store" });
 
 /** Names this machine answers to: what a browser on it addresses. */
 const LOCAL_HOST = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(:\d+)?$/;
@@ -191,7 +190,7 @@ async function intakeOf(file: File): Promise<Intake> {
 export function registerAccountPages(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
 
-  async function accountPage(c: Context, caller: Caller, outcome: Outcome, status: Status = 200) {
+  async function accountPage(c: Context, caller: Caller, outcome: Outcome, status: ContentfulStatusCode = 200) {
     const user = await findAccount(sql(), caller.account.accountId);
     if (!user) return page(c, <NotFoundPage what="account" />, 404);
     const admin = user.role === "admin";
@@ -214,19 +213,23 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
     );
   }
 
-  const signIn = (c: Context, problem?: string, status: Status = 200) =>
+  const signIn = (c: Context, problem?: string, status: ContentfulStatusCode = 200) =>
     page(
       c,
       <SignInPage devIssuer={!!deps.identity?.devIssuer} local={fromThisMachine(c, deps)} problem={problem} />,
       status,
     );
 
+  /** The page a refused form is answered with: the account's, or the batch's for a reviewer's forms. */
+  type RefusalPage = (c: Context, caller: Caller, outcome: Outcome, status: ContentfulStatusCode) => Promise<Response>;
+
   /**
    * A form post by a signed-in user: from this site, with a session (else the sign-in page),
-   * running `act`; a refusal the API would answer is shown on the account page instead.
+   * running `act`; a refusal the API would answer is shown on `refusalPage` instead, with the
+   * refusal's status and headers.
    */
   const posted =
-    (act: (c: Context, caller: Caller) => Promise<Response>) =>
+    (act: (c: Context, caller: Caller) => Promise<Response>, refusalPage: RefusalPage = accountPage) =>
     async (c: Context): Promise<Response> => {
       if (!fromThisSite(c)) return signIn(c, ANOTHER_SITE, 403);
       const caller = await sessionCaller(c, deps);
@@ -236,10 +239,7 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
       } catch (error) {
         const refused = asApiError(error);
         if (!refused) throw error;
-        return withHeadersOf(
-          refused,
-          await accountPage(c, caller, { problem: problemOf(refused) }, refused.status as Status),
-        );
+        return withHeadersOf(refused, await refusalPage(c, caller, { problem: problemOf(refused) }, refused.status));
       }
     };
 
@@ -266,7 +266,7 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
     } catch (error) {
       if (error instanceof InvalidToken) return signIn(c, "That token is not valid here.", 401);
       const refused = asApiError(error);
-      if (refused) return signIn(c, refused.details?.[0]?.message ?? refused.message, refused.status as Status);
+      if (refused) return signIn(c, refused.details?.[0]?.message ?? refused.message, refused.status);
       throw error;
     }
     startSession(c, token, deps.trustedProxyHops);
@@ -355,7 +355,7 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
   );
 
   /** The batch at the path, when the caller may see it (404 page otherwise), with its report's first items. */
-  async function batchPage(c: Context, caller: Caller, outcome: Outcome, status: Status = 200) {
+  async function batchPage(c: Context, caller: Caller, outcome: Outcome, status: ContentfulStatusCode = 200) {
     const reference = c.req.param("batchReference") as string;
     let batch: Awaited<ReturnType<typeof findBatchReport>>;
     try {
@@ -391,27 +391,18 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
     } catch (error) {
       const refused = asApiError(error);
       if (!refused) throw error;
-      return accountPage(c, caller, { problem: problemOf(refused) }, refused.status as Status);
+      return accountPage(c, caller, { problem: problemOf(refused) }, refused.status);
     }
   });
 
   /** A reviewer's form on a batch: refused as the API refuses it, shown on the batch's page. */
   const reviewing = (act: (c: Context, account: Caller["account"], batchReference: string) => Promise<string>) =>
-    posted(async (c, caller) => {
+    posted(async (c, { account }) => {
       const batchReference = c.req.param("batchReference") as string;
-      try {
-        mayReview(caller.account, visibleTo(caller.account, await findBatch(sql(), batchReference)));
-        const done = await act(c, caller.account, batchReference);
-        return c.redirect(`${ACCOUNT_PATH}/batches/${batchReference}?done=${done}`, 303);
-      } catch (error) {
-        const refused = asApiError(error);
-        if (!refused) throw error;
-        return withHeadersOf(
-          refused,
-          await batchPage(c, caller, { problem: problemOf(refused) }, refused.status as Status),
-        );
-      }
-    });
+      mayReview(account, visibleTo(account, await findBatch(sql(), batchReference)));
+      const done = await act(c, account, batchReference);
+      return c.redirect(`${ACCOUNT_PATH}/batches/${batchReference}?done=${done}`, 303);
+    }, batchPage);
 
   app.post(
     `${ACCOUNT_PATH}/batches/:batchReference/review`,

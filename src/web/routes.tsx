@@ -32,6 +32,7 @@ import {
 import { listReleases } from "../releases/queries.js";
 import { METRICS, type Metric } from "../statistics/leaderboards.js";
 import { ACCOUNT_ROUTES, registerAccountPages } from "./account-routes.js";
+import { htmlPage } from "./html.js";
 import { PAGE_POLICY, STYLESHEET_PATH } from "./layout.js";
 import { pageErrors } from "./page-errors.js";
 import { AskPage } from "./pages/ask.js";
@@ -120,10 +121,9 @@ const homeRoute = createRoute({
   },
 });
 
-/** An HTML page, with the policy pages run under. */
-async function page(c: Context, element: HtmlEscapedString | Promise<HtmlEscapedString>, status: 200 | 404 = 200) {
-  return c.html(`<!DOCTYPE html>${await element}`, status, { "Content-Security-Policy": PAGE_POLICY });
-}
+/** A public page, under the policy that allows no script. */
+const page = (c: Context, element: HtmlEscapedString | Promise<HtmlEscapedString>, status: 200 | 404 = 200) =>
+  htmlPage(c, element, PAGE_POLICY, status);
 
 const notFound = (c: Context, what: string) => page(c, <NotFoundPage what={what} />, 404);
 

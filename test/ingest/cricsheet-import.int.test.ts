@@ -261,7 +261,7 @@ describe("Cricsheet import", () => {
     expect(events.map((e) => (e.data as { name: string }).name).sort()).toEqual(["NA Saini", "Navdeep Saini"]);
   });
 
-  it("adds the names Cricsheet's people register knows a player by to the match's spelling", async () => {
+  it("adds the names Cricsheet's people register and the known-as list know a player by to the match's spelling", async () => {
     await importCricsheet(store, [cricsheetFile("wpl/1358937.json"), cricsheetFile("t20i/1415749.json")]);
     const namesOf = async (file: string, name: string) => {
       const events = await store.readStream(participantStream(person(readMatch(file), name)));
@@ -279,6 +279,12 @@ describe("Cricsheet import", () => {
     expect(await namesOf("t20i/1415749.json", "Harmeet Singh")).toEqual([
       "ParticipantRegistered Harmeet Singh",
       "ParticipantNameAdded Harmeet Singh (2)",
+    ]);
+    // A well-known player's known-as name, which no register holds (src/questions/known-names.ts), too.
+    await importCricsheet(store, [cricsheetFile("ipl/981019.json")]);
+    expect(await namesOf("ipl/981019.json", "V Kohli")).toEqual([
+      "ParticipantRegistered V Kohli",
+      "ParticipantNameAdded Virat Kohli",
     ]);
     // Names the register holds as the match spells them add nothing; nor does a second import.
     expect(await namesOf("t20i/1415749.json", "AU Rashid")).toEqual(["ParticipantRegistered AU Rashid"]);
