@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bootstrapAdmin } from "../../src/commands/accounts/handlers.js";
 import { type AccountApi, openAccountApi, type Person } from "../support/account-api.js";
 import { testApp } from "../support/app.js";
+import { aPackage, sendBatch } from "../support/batches.js";
 import { developmentIdentity } from "../support/dev-identity.js";
 import { listening } from "../support/listening.js";
 
@@ -128,6 +129,25 @@ describe("the signed-in pages, with an identity provider configured", () => {
     expect(unknown.status).toBe(422);
     expect(await textOf(unknown)).toMatch(/competition/i);
     expect(await a.history(viewer.id)).toEqual(["AccountCreated"]);
+  });
+
+  it("refuses a batch's review to its sender and to anyone who cannot see it, on the batch's page, deciding nothing", async () => {
+    const competition = (await a.aRegisteredCompetition()) as Parameters<typeof aPackage>[0];
+    const admin = await a.anAdmin();
+    const sent = await sendBatch(a.api, aPackage(competition), { token: admin.token });
+    expect(sent.status, sent.text).toBe(202);
+    const reference = (sent.body as { data: { batchReference: string } }).data.batchReference;
+    const review = (session: string, action = "review") =>
+      post(`/account/batches/${reference}/${action}`, { decision: "approved", reason: "fine" }, { session });
+    const own = await review(await sessionOf(admin));
+    expect(own.status).toBe(403);
+    expect(await textOf(own)).toMatch(/You sent this batch: another administrator reviews and publishes it/);
+    // To anyone else the batch's page is one that does not exist, as its GET is.
+    const stranger = await review(await sessionOf(viewer), "publication");
+    expect(stranger.status).toBe(404);
+    expect(await a.history(viewer.id)).toEqual(["AccountCreated"]);
+    const batch = await a.api.get(`/api/v1/batches/${reference}`, { token: admin.token });
+    expect((batch.body as { data: { review: { approved: number } } }).data.review.approved).toBe(0);
   });
 
   it("shows why a submitter's package cannot be received, and stores nothing", async () => {
