@@ -85,7 +85,7 @@ const bounded = (field: keyof typeof CONSUMER_BOUNDS, description: string) => {
     .openapi({ description: `${description} ${min} to ${max}.` });
 };
 
-const issueBody = z
+export const consumerIssueBody = z
   .strictObject({
     name: z
       .string()
@@ -149,7 +149,7 @@ const issueRoute = createRoute({
   description: `Creates a consumer owned by the caller, with key 1. \`rateLimitPerMinute\` defaults to ${CONSUMER_BOUNDS.rateLimitPerMinute.default} and \`dailyQuota\` to ${CONSUMER_BOUNDS.dailyQuota.default}; an out-of-range, non-integer or unexpected field is 422. The raw key is in \`data.apiKey\` this once. Admin only.`,
   ...implemented,
   security: bearerSecurity,
-  request: { body: { required: true, content: { "application/json": { schema: issueBody } } } },
+  request: { body: { required: true, content: { "application/json": { schema: consumerIssueBody } } } },
   responses: {
     201: {
       description: "Issued; the key works at once",
@@ -202,29 +202,38 @@ const revokeRoute = createRoute({
   },
 });
 
+/**
+ * The consumer as its stream says right after a command that issued a key (a rotation racing
+ * it may have revoked the key since): the one answer that shows the key must not fail
+ * because the read model is late. The wait before it is for the caller's next read (the
+ * list), as for every command.
+ */
+export async function consumerWithNewKey(deps: AppDependencies, outcome: KeyOutcome): Promise<ConsumerView> {
+  const services = application(deps);
+  await settled(services, outcome, READ_MODELS);
+  const stream = await services.store.readStream(consumerStream(outcome.consumerId));
+  const consumer = consumerFromStream(stream.filter((event) => event.revision <= outcome.nextRevision));
+  if (!consumer) throw new Error(`consumer ${outcome.consumerId} has no stream after its command`);
+  return consumer;
+}
+
+/** The secret keys are digested with (every app made by createApp has one). */
+export function secretOf(deps: AppDependencies) {
+  if (!deps.secret) throw new Error("this app was created without a server secret");
+  return deps.secret;
+}
+
 export function registerAdminConsumers(app: Router, deps: AppDependencies) {
   registerBearerScheme(app);
   const sql = readModels(deps);
-  const secret = () => {
-    if (!deps.secret) throw new Error("this app was created without a server secret");
-    return deps.secret;
-  };
+  const secret = () => secretOf(deps);
   const admin = requireCaller(deps, { admin: true });
   app.use(COLLECTION, admin);
   app.use(`${COLLECTION}/:consumerId/keys/*`, admin);
 
-  /**
-   * Answers with the raw key, uncached, and the consumer as its stream says right after this
-   * command (a rotation racing it may have revoked the key since): the one answer that shows
-   * the key must not fail because the read model is late. The wait before it is for the
-   * caller's next read (the list), as for every command.
-   */
+  /** Answers with the raw key, uncached, and the consumer as the command left it. */
   async function withKey<S extends 200 | 201>(c: Context, outcome: KeyOutcome, status: S) {
-    const services = application(deps);
-    await settled(services, outcome, READ_MODELS);
-    const stream = await services.store.readStream(consumerStream(outcome.consumerId));
-    const consumer = consumerFromStream(stream.filter((event) => event.revision <= outcome.nextRevision));
-    if (!consumer) throw new Error(`consumer ${outcome.consumerId} has no stream after its command`);
+    const consumer = await consumerWithNewKey(deps, outcome);
     c.header("Cache-Control", "no-store");
     return c.json({ data: { ...toApi(consumer), apiKey: outcome.apiKey } }, status);
   }

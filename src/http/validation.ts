@@ -14,12 +14,12 @@ const locate =
 /** Bad bodies are 422 (the JSON parsed but means nothing valid); bad query, path or headers are 400. */
 const statusOf = (target: Target) => (target === "json" || target === "form" ? 422 : 400);
 
-/** Turns a zod failure into VALIDATION_FAILED with one detail per problem and dotted field paths. */
 /** Query parameters a client may put an API key in: never read, and a URL is logged everywhere. */
 const KEY_IN_QUERY = /^(api[_-]?key|x[_-]api[_-]key|key|access[_-]?token|token)$/i;
 const KEY_IN_QUERY_MESSAGE =
   "Unknown query parameter: an API key goes in the X-API-Key header, never in a URL (URLs are logged)";
 
+/** Turns a zod failure into VALIDATION_FAILED with one detail per problem and dotted field paths. */
 export function validationFailed(target: Target, error: z.ZodError): ApiError {
   const details = zodDetails(
     error,

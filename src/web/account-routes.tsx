@@ -1,10 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
-import type { HtmlEscapedString } from "hono/utils/html";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { IDEMPOTENCY_KEY } from "../../streams/batch.js";
-import { storable } from "../../streams/shared.js";
 import { findAccount, listPendingRequests } from "../accounts/queries.js";
 import { BATCHES_PER_MINUTE } from "../batch-api/batches.js";
 import { mayReview, visibleTo } from "../batches/access.js";
@@ -27,14 +24,24 @@ import { readModels } from "../read-api/params.js";
 import { readableHistory } from "../read-api/queries/delivery-history.js";
 import { listCompetitions } from "../read-api/queries/reference.js";
 import { FIXTURE_READ_MODELS } from "../submission-api/submissions.js";
-import { htmlPage } from "./html.js";
 import type { Outcome } from "./outcome.js";
 import { AccountPage } from "./pages/account.js";
 import { BatchPage } from "./pages/batch.js";
 import { DeliveryHistoryPage } from "./pages/delivery-history.js";
 import { NotFoundPage } from "./pages/not-found.js";
-import { SignInPage } from "./pages/sign-in.js";
-import { ACCOUNT_PATH, endSession, fromThisSite, sessionCaller, startSession } from "./session.js";
+import { ACCOUNT_PATH, endSession, fromThisSite, startSession } from "./session.js";
+import {
+  ANOTHER_SITE,
+  formOf,
+  fromThisMachine,
+  page,
+  posted,
+  requireAdmin,
+  type SignedInPage,
+  signIn,
+  textOf,
+  viewed,
+} from "./signed-in.js";
 
 /**
  * The signed-in pages (docs/web.md): sign-in, the account page with what the user's role
@@ -55,22 +62,12 @@ export const ACCOUNT_ROUTES = [
   `GET ${ACCOUNT_PATH}/batches/:batchReference`,
   `POST ${ACCOUNT_PATH}/batches/:batchReference/review`,
   `POST ${ACCOUNT_PATH}/batches/:batchReference/publication`,
+  `GET ${ACCOUNT_PATH}/deliveries`,
   `GET ${ACCOUNT_PATH}/deliveries/:eventId`,
 ] as const;
 
-/**
- * Pages under a session run this site's scripts alone (the upload form's package check and
- * the validator it imports, which fetches the package schema); forms post only here.
- */
-const ACCOUNT_POLICY =
-  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-
-/** Problems a refusal lists on the page; the rest are counted. */
-const SHOWN_PROBLEMS = 50;
 /** Items a batch page lists; the download has them all. */
 const SHOWN_ITEMS = 200;
-
-const ANOTHER_SITE = "That form came from another site; nothing was done.";
 
 const NOTICES = {
   requested: "Your request was sent to the administrators.",
@@ -79,89 +76,6 @@ const NOTICES = {
   reviewed: "The decision is recorded on every accepted item.",
   published: "Published: the approved items are in the ledger.",
 } as const;
-
-/** The notice a page's `done` parameter names (a fixed text: nothing of the query is shown). */
-const noticeOf = (c: Context): Outcome => {
-  const done = c.req.query("done");
-  return done !== undefined && done in NOTICES ? { notice: NOTICES[done as keyof typeof NOTICES] } : {};
-};
-
-const page = (
-  c: Context,
-  element: HtmlEscapedString | Promise<HtmlEscapedString>,
-  status: ContentfulStatusCode = 200,
-) => htmlPage(c, element, ACCOUNT_POLICY, status, { "Cache-Control": "no-store" });
-
-/** Names this machine answers to: what a browser on it addresses. */
-const LOCAL_HOST = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(:\d+)?$/;
-
-/**
- * The request comes from a browser on this machine, addressing it as this machine: the only
- * one the development issuer signs in. The peer must be loopback (never a forwarded header),
- * no proxy may stand between (one on this host would make every remote request look local),
- * and the Host must be a local name (a page of another site whose name resolves to 127.0.0.1,
- * DNS rebinding, sends its own).
- */
-const fromThisMachine = (c: Context, deps: AppDependencies) => {
-  const address = peerAddress(c);
-  const proxied =
-    (deps.trustedProxyHops ?? 0) > 0 ||
-    ["Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Real-IP"].some((h) => c.req.header(h) !== undefined);
-  return (
-    (address === "::1" || /^(::ffff:)?127\./.test(address)) && !proxied && LOCAL_HOST.test(c.req.header("Host") ?? "")
-  );
-};
-
-/** The connection's peer address; none outside a Node server (an app called directly). */
-const peerAddress = (c: Context) => {
-  try {
-    return getConnInfo(c).remote.address ?? "";
-  } catch {
-    return "";
-  }
-};
-
-/** A form's fields: a body that is not a form is refused (400), as the API refuses one. */
-async function formOf(c: Context): Promise<Record<string, string | File>> {
-  try {
-    return await c.req.parseBody();
-  } catch {
-    throw new ApiError("VALIDATION_FAILED", "The form could not be read", [
-      {
-        code: "INVALID_FIELD",
-        message: "Not a form (application/x-www-form-urlencoded or multipart/form-data)",
-        field: "body",
-      },
-    ]);
-  }
-}
-
-/** A text field or path parameter as the API would take it: at most `max` characters, storable, else 400 naming it. */
-function textOf(value: unknown, field: string, max = 200): string {
-  const text = typeof value === "string" ? value.trim() : "";
-  if (text.length === 0 || text.length > max || !storable(text))
-    throw new ApiError("VALIDATION_FAILED", "The form is invalid", [
-      { code: "INVALID_FIELD", message: `1 to ${max} characters of text`, field },
-    ]);
-  return text;
-}
-
-/** A page answering a refusal, with the refusal's headers (Retry-After, RateLimit-*) but the API's challenge. */
-const withHeadersOf = (error: ApiError, res: Response) => {
-  for (const [name, value] of Object.entries(error.headers()))
-    if (name !== "WWW-Authenticate") res.headers.set(name, value);
-  return res;
-};
-
-/** An ApiError as the page shows it: its message, then its details (the first 50, the rest counted). */
-const problemOf = (error: ApiError): NonNullable<Outcome["problem"]> => {
-  const details = (error.details ?? []).map((d) => (d.field ? `${d.field}: ${d.message}` : d.message));
-  return {
-    message: error.message,
-    details: details.slice(0, SHOWN_PROBLEMS),
-    more: Math.max(0, details.length - SHOWN_PROBLEMS),
-  };
-};
 
 /** The package an uploaded file holds, read by its name's extension as POST /batches reads it by Content-Type. */
 async function intakeOf(file: File): Promise<Intake> {
@@ -213,50 +127,20 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
     );
   }
 
-  const signIn = (c: Context, problem?: string, status: ContentfulStatusCode = 200) =>
-    page(
-      c,
-      <SignInPage devIssuer={!!deps.identity?.devIssuer} local={fromThisMachine(c, deps)} problem={problem} />,
-      status,
-    );
+  /** A form's post, its refusals shown on the account page unless another is named. */
+  const post = (act: (c: Context, caller: Caller) => Promise<Response>, refusalPage: SignedInPage = accountPage) =>
+    posted(deps, act, refusalPage);
 
-  /** The page a refused form is answered with: the account's, or the batch's for a reviewer's forms. */
-  type RefusalPage = (c: Context, caller: Caller, outcome: Outcome, status: ContentfulStatusCode) => Promise<Response>;
-
-  /**
-   * A form post by a signed-in user: from this site, with a session (else the sign-in page),
-   * running `act`; a refusal the API would answer is shown on `refusalPage` instead, with the
-   * refusal's status and headers.
-   */
-  const posted =
-    (act: (c: Context, caller: Caller) => Promise<Response>, refusalPage: RefusalPage = accountPage) =>
-    async (c: Context): Promise<Response> => {
-      if (!fromThisSite(c)) return signIn(c, ANOTHER_SITE, 403);
-      const caller = await sessionCaller(c, deps);
-      if (!caller) return signIn(c, "Your session has ended: sign in again.", 401);
-      try {
-        return await act(c, caller);
-      } catch (error) {
-        const refused = asApiError(error);
-        if (!refused) throw error;
-        return withHeadersOf(refused, await refusalPage(c, caller, { problem: problemOf(refused) }, refused.status));
-      }
-    };
-
-  app.get(ACCOUNT_PATH, async (c) => {
-    const caller = await sessionCaller(c, deps);
-    if (!caller) return signIn(c);
-    return accountPage(c, caller, noticeOf(c));
-  });
+  app.get(ACCOUNT_PATH, viewed(deps, accountPage, NOTICES, accountPage));
 
   app.post(`${ACCOUNT_PATH}/sign-in`, async (c) => {
-    if (!fromThisSite(c)) return signIn(c, ANOTHER_SITE, 403);
+    if (!fromThisSite(c)) return signIn(c, deps, ANOTHER_SITE, 403);
     let token: string;
     try {
       const form = await formOf(c);
       const devIssuer = deps.identity?.devIssuer;
       if (devIssuer) {
-        if (!fromThisMachine(c, deps)) return signIn(c, "Sign-in by name works only from this machine.", 403);
+        if (!fromThisMachine(c, deps)) return signIn(c, deps, "Sign-in by name works only from this machine.", 403);
         const name = textOf(form.name, "name", 100);
         token = await devIssuer.issueToken({ subject: name, displayName: name });
       } else {
@@ -264,9 +148,9 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
       }
       await authenticate(deps, c, token);
     } catch (error) {
-      if (error instanceof InvalidToken) return signIn(c, "That token is not valid here.", 401);
+      if (error instanceof InvalidToken) return signIn(c, deps, "That token is not valid here.", 401);
       const refused = asApiError(error);
-      if (refused) return signIn(c, refused.details?.[0]?.message ?? refused.message, refused.status);
+      if (refused) return signIn(c, deps, refused.details?.[0]?.message ?? refused.message, refused.status);
       throw error;
     }
     startSession(c, token, deps.trustedProxyHops);
@@ -274,14 +158,14 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
   });
 
   app.post(`${ACCOUNT_PATH}/sign-out`, async (c) => {
-    if (!fromThisSite(c)) return signIn(c, ANOTHER_SITE, 403);
+    if (!fromThisSite(c)) return signIn(c, deps, ANOTHER_SITE, 403);
     endSession(c);
     return c.redirect("/", 303);
   });
 
   app.post(
     `${ACCOUNT_PATH}/access-request`,
-    posted(async (c, { account }) => {
+    post(async (c, { account }) => {
       const competitionId = textOf((await formOf(c)).competitionId, "competitionId");
       const services = application(deps);
       const outcome = await requestSubmitterAccess(
@@ -296,8 +180,9 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
 
   /** An administrator's decision on a user's pending request. */
   const decision = (decide: (actorId: string, accountId: string, c: Context) => Promise<unknown>, done: string) =>
-    posted(async (c, { account }) => {
-      if (account.role !== "admin") throw new ApiError("FORBIDDEN", "Only an administrator may do this");
+    post(async (c, caller) => {
+      requireAdmin(caller);
+      const { account } = caller;
       const services = application(deps);
       const userId = textOf(c.req.param("userId"), "userId");
       const outcome = (await decide(account.accountId, userId, c)) as Parameters<typeof settled>[1];
@@ -328,7 +213,7 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
 
   app.post(
     `${ACCOUNT_PATH}/batches`,
-    posted(async (c, { account }) => {
+    post(async (c, { account }) => {
       if (account.role !== "submitter" && account.role !== "admin")
         throw new ApiError("FORBIDDEN", "Only a submitter or an administrator may send batches");
       // The API's limit on packages an account sends a minute, counted together with the API's.
@@ -376,28 +261,30 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
     return page(c, <BatchPage batch={batch} items={items} reviewer={reviewer} outcome={outcome} />, status);
   }
 
-  app.get(`${ACCOUNT_PATH}/batches/:batchReference`, async (c) => {
-    const caller = await sessionCaller(c, deps);
-    if (!caller) return signIn(c);
-    return batchPage(c, caller, noticeOf(c));
+  app.get(`${ACCOUNT_PATH}/batches/:batchReference`, viewed(deps, batchPage, NOTICES, batchPage));
+
+  // The lookup form's GET: on to the delivery's own page, whose path it names.
+  app.get(`${ACCOUNT_PATH}/deliveries`, (c) => {
+    const eventId = c.req.query("eventId")?.trim();
+    return c.redirect(eventId ? `${ACCOUNT_PATH}/deliveries/${encodeURIComponent(eventId)}` : ACCOUNT_PATH, 303);
   });
 
-  app.get(`${ACCOUNT_PATH}/deliveries/:eventId`, async (c) => {
-    const caller = await sessionCaller(c, deps);
-    if (!caller) return signIn(c);
-    try {
-      const history = await readableHistory(sql(), caller.account, (c.req.param("eventId") as string).toLowerCase());
-      return page(c, <DeliveryHistoryPage history={history} />);
-    } catch (error) {
-      const refused = asApiError(error);
-      if (!refused) throw error;
-      return accountPage(c, caller, { problem: problemOf(refused) }, refused.status);
-    }
-  });
+  app.get(
+    `${ACCOUNT_PATH}/deliveries/:eventId`,
+    viewed(
+      deps,
+      async (c, { account }) => {
+        const history = await readableHistory(sql(), account, (c.req.param("eventId") as string).toLowerCase());
+        return page(c, <DeliveryHistoryPage history={history} />);
+      },
+      {},
+      accountPage,
+    ),
+  );
 
   /** A reviewer's form on a batch: refused as the API refuses it, shown on the batch's page. */
   const reviewing = (act: (c: Context, account: Caller["account"], batchReference: string) => Promise<string>) =>
-    posted(async (c, { account }) => {
+    post(async (c, { account }) => {
       const batchReference = c.req.param("batchReference") as string;
       mayReview(account, visibleTo(account, await findBatch(sql(), batchReference)));
       const done = await act(c, account, batchReference);

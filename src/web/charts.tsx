@@ -1,10 +1,11 @@
 import type { InningsStatistic } from "../read-api/schemas/fixture-statistics.js";
+import type { DailyUsage } from "../usage/summary.js";
 
 /**
  * The charts cricket readers look at, drawn on the server as SVG (no script): the worm
  * (cumulative runs by over, one line an innings) and the Manhattan (runs in each over, wickets
- * marked). Pure: innings in, markup out. Each has a text alternative, and the tables beside
- * them hold the same numbers.
+ * marked); and an administrator's, a consumer's requests a day. Pure: figures in, markup out.
+ * Each has a text alternative, and the tables beside them hold the same numbers.
  */
 
 const WIDTH = 640;
@@ -32,7 +33,22 @@ const ticks = (max: number) => {
   return Array.from({ length: Math.floor(max / step) + 1 }, (_, i) => i * step);
 };
 
-function Axes({ maxX, maxY, xLabel, yLabel }: { maxX: number; maxY: number; xLabel: string; yLabel: string }) {
+/** A labelled place on the x axis, in the axis' units. */
+type XTick = { at: number; label: string };
+
+function Axes({
+  maxX,
+  maxY,
+  xLabel,
+  yLabel,
+  xTicks = ticks(maxX).map((v) => ({ at: v, label: String(v) })),
+}: {
+  maxX: number;
+  maxY: number;
+  xLabel: string;
+  yLabel: string;
+  xTicks?: readonly XTick[];
+}) {
   const y = (v: number) => PAD.top + PLOT_H - (v / maxY) * PLOT_H;
   return (
     <g font-size="11" fill="#55606e">
@@ -44,9 +60,9 @@ function Axes({ maxX, maxY, xLabel, yLabel }: { maxX: number; maxY: number; xLab
           </text>
         </g>
       ))}
-      {ticks(maxX).map((v) => (
-        <text x={PAD.left + (v / maxX) * PLOT_W} y={HEIGHT - PAD.bottom + 14} text-anchor="middle">
-          {v}
+      {xTicks.map(({ at, label }) => (
+        <text x={PAD.left + (at / maxX) * PLOT_W} y={HEIGHT - PAD.bottom + 14} text-anchor="middle">
+          {label}
         </text>
       ))}
       <text x={PAD.left + PLOT_W / 2} y={HEIGHT - 4} text-anchor="middle">
@@ -179,6 +195,77 @@ export function Manhattan({ innings }: { innings: readonly InningsStatistic[] })
         <Legend innings={main} />
       </svg>
       <figcaption>Manhattan: runs in each over; W above a bar for each wicket in it.</figcaption>
+    </figure>
+  );
+}
+
+/** Status classes, each its colour: success green, a client's refusal amber, the server's failure red. */
+const STATUS_CLASSES = [
+  { statusClass: "2xx", fill: "#0b6e4f" },
+  { statusClass: "3xx", fill: "#3b4cc0" },
+  { statusClass: "4xx", fill: "#b3591a" },
+  { statusClass: "5xx", fill: "#a4161a" },
+] as const;
+
+const total = (day: DailyUsage) => Object.values(day.requests).reduce((sum, n) => sum + n, 0);
+
+/** A consumer's requests a day, a bar a date stacked by status class; the axis names every seventh date. */
+export function UsageChart({ days }: { days: readonly DailyUsage[] }) {
+  const maxRequests = Math.max(10, ...days.map(total));
+  const slot = PLOT_W / Math.max(1, days.length);
+  const y = (requests: number) => (requests / maxRequests) * PLOT_H;
+  const all = days.reduce((sum, day) => sum + total(day), 0);
+  const shown = STATUS_CLASSES.map(({ statusClass }) => ({
+    statusClass,
+    requests: days.reduce((sum, day) => sum + (day.requests[statusClass] ?? 0), 0),
+  })).filter((c) => c.requests > 0);
+  const span = days.length > 0 ? `${days[0]?.date} to ${days.at(-1)?.date}` : "no dates";
+  return (
+    <figure class="chart">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="usage-title">
+        <title id="usage-title">{`Requests a day, ${span}: ${all.toLocaleString("en-US")} in all${shown.map((c) => `, ${c.requests.toLocaleString("en-US")} ${c.statusClass}`).join("")}.`}</title>
+        <Axes
+          maxX={days.length}
+          maxY={maxRequests}
+          xLabel="UTC date"
+          yLabel="Requests"
+          xTicks={days.flatMap((day, n) => (n % 7 === 0 ? [{ at: n + 0.5, label: day.date.slice(5) }] : []))}
+        />
+        {days.map((day, n) => {
+          let base = PAD.top + PLOT_H;
+          return (
+            <g>
+              {STATUS_CLASSES.map(({ statusClass, fill }) => {
+                const requests = day.requests[statusClass] ?? 0;
+                if (requests === 0) return null;
+                base -= y(requests);
+                return (
+                  <rect
+                    x={(PAD.left + n * slot + 1).toFixed(1)}
+                    y={base.toFixed(1)}
+                    width={Math.max(1, slot - 2).toFixed(1)}
+                    height={y(requests).toFixed(1)}
+                    fill={fill}
+                  >
+                    <title>{`${day.date}: ${requests.toLocaleString("en-US")} ${statusClass}`}</title>
+                  </rect>
+                );
+              })}
+            </g>
+          );
+        })}
+        <g font-size="12" fill="#1b2430">
+          {STATUS_CLASSES.map(({ statusClass, fill }, n) => (
+            <g transform={`translate(${PAD.left + n * 90} 14)`}>
+              <rect x={0} y={-9} width={12} height={12} fill={fill} />
+              <text x={18} y={2}>
+                {statusClass}
+              </text>
+            </g>
+          ))}
+        </g>
+      </svg>
+      <figcaption>Requests a day by status class, summed over the consumer's keys (UTC dates).</figcaption>
     </figure>
   );
 }

@@ -32,6 +32,7 @@ import {
 import { listReleases } from "../releases/queries.js";
 import { METRICS, type Metric } from "../statistics/leaderboards.js";
 import { ACCOUNT_ROUTES, registerAccountPages } from "./account-routes.js";
+import { ADMIN_ROUTES, registerAdminPages } from "./admin-routes.js";
 import { htmlPage } from "./html.js";
 import { PAGE_POLICY, STYLESHEET_PATH } from "./layout.js";
 import { pageErrors } from "./page-errors.js";
@@ -72,7 +73,12 @@ const WEB_PAGES = [
 ] as const;
 
 /** Every route of the web UI as `METHOD path`, for whoever must tell them from the API's operations. */
-export const WEB_ROUTES = [...WEB_PAGES.map((path) => `GET ${path}`), ...ACCOUNT_ROUTES, ...SCRIPT_ROUTES];
+export const WEB_ROUTES = [
+  ...WEB_PAGES.map((path) => `GET ${path}`),
+  ...ACCOUNT_ROUTES,
+  ...ADMIN_ROUTES,
+  ...SCRIPT_ROUTES,
+];
 
 /** Most items a page lists: more than any season has fixtures. */
 const PAGE_ITEMS = 500;
@@ -152,6 +158,7 @@ export function registerWeb(app: Router, deps: AppDependencies) {
     if (deps.database) app.use(path, databaseAvailability(deps.database));
   }
   registerAccountPages(app, deps);
+  registerAdminPages(app, deps);
   registerScripts(app);
 
   app.get(STYLESHEET_PATH, (c) =>

@@ -5,6 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bootstrapAdmin } from "../../src/commands/accounts/handlers.js";
+import { createLogger } from "../../src/http/logging.js";
+import { JOBS_PATH } from "../../src/release-api/schemas.js";
+import { UsageRecorder } from "../../src/usage/recorder.js";
 import { type AccountApi, openAccountApi, type Person } from "../support/account-api.js";
 import { testApp } from "../support/app.js";
 import { aPackage, sendBatch } from "../support/batches.js";
@@ -40,9 +43,9 @@ const SAME_SITE = { "Sec-Fetch-Site": "same-origin" };
 const post = (
   path: string,
   form: Record<string, string>,
-  { session = "", headers = SAME_SITE as Record<string, string> } = {},
+  { session = "", headers = SAME_SITE as Record<string, string>, on = base } = {},
 ) =>
-  fetch(`${base}${path}`, {
+  fetch(`${on}${path}`, {
     method: "POST",
     body: new URLSearchParams(form),
     headers: { ...headers, ...(session ? { Cookie: session } : {}) },
@@ -50,8 +53,8 @@ const post = (
   });
 
 /** Signs in with a provider's token on the sign-in page; the session cookie it set. */
-async function sessionOf(person: Pick<Person, "token">): Promise<string> {
-  const res = await post("/account/sign-in", { token: person.token });
+async function sessionOf(person: Pick<Person, "token">, on = base): Promise<string> {
+  const res = await post("/account/sign-in", { token: person.token }, { on });
   expect(res.status, await res.clone().text()).toBe(303);
   expect(res.headers.get("location")).toBe("/account");
   const cookie = res.headers.get("set-cookie") ?? "";
@@ -272,5 +275,171 @@ describe("the signed-in pages on the embedded default's development issuer", () 
     const limited = await upload({ package: unstorable, idempotencyKey: "k2" });
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+});
+
+describe("the administrators' pages", () => {
+  let admin: Person;
+  let session: string;
+  let usage: UsageRecorder;
+  let keyed: { server: Server; base: string };
+  beforeAll(async () => {
+    // Keyed requests are counted as the service counts them, for the usage page to show.
+    usage = new UsageRecorder(a.db.sql, createLogger("silent"));
+    keyed = await listening(testApp(undefined, a.deps({ usage })).app);
+    admin = await a.anAdmin();
+    session = await sessionOf(admin, keyed.base);
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => keyed?.server.close(resolve));
+    await usage?.close();
+  });
+
+  const as = (cookie = session) => ({ headers: { Cookie: cookie } });
+  const users = async (cookie = session) => textOf(await fetch(`${keyed.base}/account/users`, as(cookie)));
+
+  it("shows the users and changes a submitter's scope, revokes it and promotes a viewer, as the API's commands do", async () => {
+    const second = (await a.aRegisteredCompetition("Second League")).id;
+    const submitter = await a.aSubmitter(admin, competitionId);
+    const other = await a.signIn({ name: "Otto Other" });
+    expect(await users()).toMatch(/Otto Other viewer/);
+
+    const scoped = await post(`/account/users/${submitter.id}/scope`, {}, { session, on: keyed.base });
+    // A submitter keeps at least one competition: refused in the API's words, nothing changed.
+    expect(scoped.status).toBe(409);
+    expect((await a.me(submitter)).competitionIds).toEqual([competitionId]);
+    const both = await fetch(`${keyed.base}/account/users/${submitter.id}/scope`, {
+      method: "POST",
+      body: new URLSearchParams([
+        ["competitionIds", competitionId],
+        ["competitionIds", second],
+      ]),
+      headers: { ...SAME_SITE, Cookie: session },
+      redirect: "manual",
+    });
+    expect(both.status, await both.clone().text()).toBe(303);
+    expect(both.headers.get("location")).toBe("/account/users?done=scoped");
+    expect((await a.me(submitter)).competitionIds.sort()).toEqual([competitionId, second].sort());
+    expect(await textOf(await fetch(`${keyed.base}/account/users?done=scoped`, as()))).toMatch(
+      /The scope is changed\./,
+    );
+
+    expect((await post(`/account/users/${submitter.id}/revocation`, {}, { session, on: keyed.base })).status).toBe(303);
+    expect(await a.me(submitter)).toMatchObject({ role: "viewer", competitionIds: [] });
+    expect((await post(`/account/users/${other.id}/promotion`, {}, { session, on: keyed.base })).status).toBe(303);
+    expect((await a.me(other)).role).toBe("admin");
+    // No administrator changes their own role.
+    const own = await post(`/account/users/${admin.id}/promotion`, {}, { session, on: keyed.base });
+    expect(own.status).toBe(409);
+  });
+
+  it("refuses every administrator's page and form to anyone else, changing nothing", async () => {
+    const viewerSession = await sessionOf(viewer, keyed.base);
+    for (const target of ["/account/users", "/account/api-consumers", "/account/releases"]) {
+      const res = await fetch(`${keyed.base}${target}`, as(viewerSession));
+      expect(res.status, target).toBe(403);
+      expect(await textOf(res)).toMatch(/Only an administrator may do this/);
+    }
+    const forms: [string, Record<string, string>][] = [
+      ["/account/api-consumers", { name: "Mine", rateLimitPerMinute: "60", dailyQuota: "100" }],
+      ["/account/releases", { version: "9.9.9" }],
+      [`/account/users/${viewer.id}/promotion`, {}],
+    ];
+    for (const [target, form] of forms) {
+      const res = await post(target, form, { session: viewerSession, on: keyed.base });
+      expect(res.status, target).toBe(403);
+    }
+    expect(await a.history(viewer.id)).toEqual(["AccountCreated"]);
+    const consumers = await a.api.get("/api/v1/admin/api-consumers", { token: admin.token });
+    expect((consumers.body as { data: { name: string }[] }).data.map((c) => c.name)).not.toContain("Mine");
+    // Signed out, a page is the sign-in page.
+    expect(await textOf(await fetch(`${keyed.base}/account/api-consumers`))).toMatch(/paste the access token/);
+  });
+
+  it("issues a consumer whose key is shown once and works, charts its usage, rotates and revokes keys", async () => {
+    const refused = await post(
+      "/account/api-consumers",
+      { name: "", rateLimitPerMinute: "0", dailyQuota: "x" },
+      { session, on: keyed.base },
+    );
+    expect(refused.status).toBe(422);
+    expect(await textOf(refused)).toMatch(/name: .*rateLimitPerMinute: .*dailyQuota: /);
+
+    const issued = await post(
+      "/account/api-consumers",
+      { name: "Fantasy XI", rateLimitPerMinute: "120", dailyQuota: "5000" },
+      { session, on: keyed.base },
+    );
+    expect(issued.status).toBe(201);
+    expect(issued.headers.get("cache-control")).toBe("no-store");
+    const key = (await issued.text()).match(/value="(ck_[A-Za-z0-9_-]+)"/)?.[1] as string;
+    expect(key).toBeDefined();
+    const read = (apiKey: string, target = "/api/v1/consumer/usage") =>
+      fetch(`${keyed.base}${target}`, { headers: { "X-API-Key": apiKey } });
+    expect((await read(key)).status).toBe(200);
+    expect((await read(key, "/api/v1/fixtures/no-such-fixture")).status).toBe(404);
+
+    const list = await fetch(`${keyed.base}/account/api-consumers`, as());
+    const listed = await textOf(list);
+    expect(listed).toMatch(/Fantasy XI Consumer \d+: 120 requests a minute, 5,000 a day/);
+    expect(listed).toContain(key.slice(0, 13));
+    expect(listed).not.toContain(key);
+    const consumerId = Number(listed.match(/Fantasy XI Consumer (\d+)/)?.[1]);
+
+    const usagePage = await fetch(`${keyed.base}/account/api-consumers/${consumerId}`, as());
+    expect(usagePage.status).toBe(200);
+    const html = await usagePage.text();
+    const today = new Date().toISOString().slice(0, 10);
+    expect(html).toContain(`to ${today}: 2 in all, 1 2xx, 1 4xx.`);
+    expect(html).toMatch(/<rect[^>]*><title>[0-9-]+: 1 2xx<\/title>/);
+    const usageText = (await textOf(new Response(html))).replace(/\s+/g, " ");
+    expect(usageText).toContain("GET /api/v1/consumer/usage 1 0");
+    expect(usageText).toContain("GET /api/v1/fixtures/{fixtureId} 1 1");
+
+    const rotated = await post(`/account/api-consumers/${consumerId}/keys/rotation`, {}, { session, on: keyed.base });
+    expect(rotated.status).toBe(200);
+    const next = (await rotated.text()).match(/value="(ck_[A-Za-z0-9_-]+)"/)?.[1] as string;
+    expect((await read(key)).status).toBe(401);
+    expect((await read(next)).status).toBe(200);
+    const revoked = await post(
+      `/account/api-consumers/${consumerId}/keys/2/revocation`,
+      {},
+      { session, on: keyed.base },
+    );
+    expect(revoked.status).toBe(303);
+    expect(revoked.headers.get("location")).toBe("/account/api-consumers?done=key-revoked");
+    expect((await read(next)).status).toBe(401);
+
+    // Another administrator's consumer is one that does not exist, an id that is none is 422, as the API says.
+    const otherSession = await sessionOf(await a.anAdmin(), keyed.base);
+    expect((await fetch(`${keyed.base}/account/api-consumers/${consumerId}`, as(otherSession))).status).toBe(404);
+    expect(
+      (await post(`/account/api-consumers/${consumerId}/keys/rotation`, {}, { session: otherSession, on: keyed.base }))
+        .status,
+    ).toBe(404);
+    expect((await fetch(`${keyed.base}/account/api-consumers/abc`, as())).status).toBe(422);
+    expect(
+      (await post(`/account/api-consumers/${consumerId}/keys/0/revocation`, {}, { session, on: keyed.base })).status,
+    ).toBe(422);
+  });
+
+  it("asks for a release and follows its job, refusing a version that is none", async () => {
+    const bad = await post("/account/releases", { version: "1.0" }, { session, on: keyed.base });
+    expect(bad.status).toBe(422);
+    expect(await textOf(bad)).toMatch(/version: Expected MAJOR\.MINOR\.PATCH/);
+    const asked = await post("/account/releases", { version: "3.1.4" }, { session, on: keyed.base });
+    expect(asked.status).toBe(303);
+    const job = asked.headers.get("location") as string;
+    expect(job).toMatch(/^\/account\/releases\/jobs\/[0-9a-f-]{36}$/);
+    const followed = await fetch(`${keyed.base}${job}`, as());
+    const text = await followed.clone().text();
+    expect(await textOf(followed)).toMatch(/Release 3\.1\.4 (Queued|Generating)/);
+    // It reloads itself while the job works.
+    expect(text).toContain('<meta http-equiv="refresh" content="2"/>');
+    const viaApi = await a.api.get(`${JOBS_PATH}/${job.split("/").pop()}`, {
+      token: admin.token,
+    });
+    expect((viaApi.body as { data: { version: string } }).data.version).toBe("3.1.4");
+    expect((await fetch(`${keyed.base}/account/releases/jobs/not-a-job`, as())).status).toBe(404);
   });
 });

@@ -17,7 +17,7 @@ export type AccountPageProps = {
   outcome: Outcome;
 };
 
-const ROLE = { viewer: "viewer", submitter: "submitter", admin: "administrator" } as const;
+export const ROLE = { viewer: "viewer", submitter: "submitter", admin: "administrator" } as const;
 
 const day = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ");
 
@@ -42,7 +42,9 @@ export function AccountPage({ user, competitions, batches, requests, uploadKey, 
       {user.role === "viewer" && <AccessRequest user={user} competitions={competitions} />}
       {sends && <Upload uploadKey={uploadKey} />}
       {sends && <Batches batches={batches} named={named} everyone={user.role === "admin"} />}
+      {sends && <DeliveryLookup />}
       {user.role === "admin" && <Requests requests={requests} />}
+      {user.role === "admin" && <Administration />}
     </Layout>
   );
 }
@@ -174,6 +176,39 @@ function Requests({ requests }: { requests: readonly AccountView[] }) {
           </tbody>
         </Table>
       )}
+    </section>
+  );
+}
+
+/** A delivery's history by its event id (as a batch's report and the API's reads give it). */
+function DeliveryLookup() {
+  return (
+    <section>
+      <h2>A delivery's history</h2>
+      <form class="panel" method="get" action="/account/deliveries">
+        <label for="eventId">Event id of the delivery</label>
+        <input id="eventId" name="eventId" required maxlength={36} placeholder="e.g. 0b0c1c4e-…" />
+        <button type="submit">Show its history</button>
+      </form>
+    </section>
+  );
+}
+
+function Administration() {
+  return (
+    <section>
+      <h2>Administration</h2>
+      <ul>
+        <li>
+          <a href="/account/users">Users</a>: roles, submitters' scopes, promotion
+        </li>
+        <li>
+          <a href="/account/api-consumers">API consumers</a>: keys, limits and usage
+        </li>
+        <li>
+          <a href="/account/releases">Dataset releases</a>: publish a version of the data
+        </li>
+      </ul>
     </section>
   );
 }

@@ -1,0 +1,284 @@
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { isUuid } from "../../streams/shared.js";
+import { listActiveAccounts } from "../accounts/queries.js";
+import { changeRole, decideSubmitterAccess, type SubmitterAccessDecision } from "../commands/accounts/handlers.js";
+import { ConsumerNotFound } from "../commands/consumers/errors.js";
+import { issueConsumer, revokeKey, rotateKeys } from "../commands/consumers/handlers.js";
+import { requestRelease } from "../commands/releases/handlers.js";
+import { CONSUMER_BOUNDS, consumerIssueBody, consumerWithNewKey, secretOf } from "../consumer-api/admin-consumers.js";
+import { numericIdsHook, numericPathId } from "../consumer-api/params.js";
+import { findOwnedConsumer, listOwnedConsumers } from "../consumers/queries.js";
+import type { Router } from "../http/api.js";
+import type { AppDependencies } from "../http/app.js";
+import { application, type Caller, commandContext, settled } from "../http/authentication.js";
+import { notFound } from "../http/errors.js";
+import { validationFailed } from "../http/validation.js";
+import { readModels } from "../read-api/params.js";
+import { listCompetitions } from "../read-api/queries/reference.js";
+import { versionField } from "../release-api/schemas.js";
+import { findJob, listReleases } from "../releases/queries.js";
+import { addDays, utcDate } from "../usage/dates.js";
+import { usageRows } from "../usage/queries.js";
+import { dailyUsage, endpointUsage } from "../usage/summary.js";
+import { MAX_USAGE_DAYS } from "../usage/window.js";
+import { ConsumerUsagePage } from "./pages/consumer-usage.js";
+import { ConsumersPage, IssuedKeyPage } from "./pages/consumers.js";
+import { ReleaseJobPage, ReleaseRequestPage } from "./pages/release-admin.js";
+import { UsersPage } from "./pages/users.js";
+import { ACCOUNT_PATH } from "./session.js";
+import { formOf, page, posted, requireAdmin, type SignedInPage, textOf, valuesOf, viewed } from "./signed-in.js";
+
+/**
+ * The administrators' pages (docs/web.md): users, API consumers with their keys and usage,
+ * and dataset releases. Each form calls the command the API's operation calls and each page
+ * reads through the API's queries; anyone but an administrator is refused as the API
+ * refuses them (403), on the page.
+ */
+
+const USERS = `${ACCOUNT_PATH}/users`;
+const CONSUMERS = `${ACCOUNT_PATH}/api-consumers`;
+const RELEASES = `${ACCOUNT_PATH}/releases`;
+
+/** The administrators' routes, for whoever must tell them from the API's operations. */
+export const ADMIN_ROUTES = [
+  `GET ${USERS}`,
+  `POST ${USERS}/:userId/scope`,
+  `POST ${USERS}/:userId/revocation`,
+  `POST ${USERS}/:userId/promotion`,
+  `GET ${CONSUMERS}`,
+  `POST ${CONSUMERS}`,
+  `GET ${CONSUMERS}/:consumerId`,
+  `POST ${CONSUMERS}/:consumerId/keys/rotation`,
+  `POST ${CONSUMERS}/:consumerId/keys/:keyId/revocation`,
+  `GET ${RELEASES}`,
+  `POST ${RELEASES}`,
+  `GET ${RELEASES}/jobs/:jobId`,
+] as const;
+
+/** Users a page lists; the API pages through them all. */
+const SHOWN_USERS = 500;
+/** Most usage rows a page reads: 31 dates of every endpoint in every status class fit many times over. */
+const USAGE_ROWS = 20_000;
+
+const NOTICES = {
+  scoped: "The scope is changed.",
+  revoked: "Submitter access is revoked: the user is a viewer again.",
+  promoted: "The user is an administrator now.",
+  "key-revoked": "The key is revoked: it no longer works.",
+} as const;
+
+/** A consumer or key id of the path, as the API takes it: a positive whole number, else 422 naming it. */
+function idOf(c: Context, name: string): number {
+  const result = z.object({ [name]: numericPathId(name, name) }).safeParse({ [name]: c.req.param(name) });
+  numericIdsHook({ target: "param", ...result });
+  return (result.data as Record<string, number>)[name] as number;
+}
+
+export function registerAdminPages(app: Router, deps: AppDependencies) {
+  const sql = readModels(deps);
+  const competitions = async () =>
+    (await listCompetitions(sql(), { direction: "asc", take: 500 })).map((row) => row.item);
+
+  /** An administrator's page: anyone else is refused it (403) on the page `refusal` shows. */
+  const adminOnly =
+    (show: SignedInPage): SignedInPage =>
+    (c, caller, outcome, status) => {
+      requireAdmin(caller);
+      return show(c, caller, outcome, status);
+    };
+
+  /** A form of an administrator's page: refused to anyone else, and its refusals shown on `refusalPage`. */
+  const adminForm = (act: (c: Context, caller: Caller) => Promise<Response>, refusalPage: SignedInPage) =>
+    posted(
+      deps,
+      (c, caller) => {
+        requireAdmin(caller);
+        return act(c, caller);
+      },
+      refusalPage,
+    );
+
+  const usersPage: SignedInPage = adminOnly(async (c, { account }, outcome, status = 200) => {
+    const [users, named] = await Promise.all([listActiveAccounts(sql(), { take: SHOWN_USERS + 1 }), competitions()]);
+    return page(
+      c,
+      <UsersPage
+        users={users.slice(0, SHOWN_USERS)}
+        more={users.length > SHOWN_USERS}
+        competitions={named}
+        self={account.accountId}
+        outcome={outcome}
+      />,
+      status,
+    );
+  });
+  app.get(USERS, viewed(deps, usersPage, NOTICES, usersPage));
+
+  /** A change to the path's user, then the users page saying it is done. */
+  const userChange = (
+    change: (c: Context, actorId: string, accountId: string) => Promise<Parameters<typeof settled>[1]>,
+    done: keyof typeof NOTICES,
+  ) =>
+    adminForm(async (c, { account }) => {
+      const accountId = textOf(c.req.param("userId"), "userId");
+      await settled(application(deps), await change(c, account.accountId, accountId));
+      return c.redirect(`${USERS}?done=${done}`, 303);
+    }, usersPage);
+
+  const decide = (c: Context, actorId: string, accountId: string, decision: SubmitterAccessDecision) =>
+    decideSubmitterAccess(application(deps).store, { actorId, accountId, decision }, commandContext(c));
+
+  app.post(
+    `${USERS}/:userId/scope`,
+    userChange(async (c, actorId, accountId) => {
+      const competitionIds = (await valuesOf(c, "competitionIds")).map((id) => textOf(id, "competitionIds"));
+      return decide(c, actorId, accountId, { approved: true, competitionIds });
+    }, "scoped"),
+  );
+  app.post(
+    `${USERS}/:userId/revocation`,
+    userChange((c, actorId, accountId) => decide(c, actorId, accountId, { approved: false }), "revoked"),
+  );
+  app.post(
+    `${USERS}/:userId/promotion`,
+    userChange(
+      (c, actorId, accountId) =>
+        changeRole(application(deps).store, { actorId, accountId, role: "admin" }, commandContext(c)),
+      "promoted",
+    ),
+  );
+
+  const consumersPage: SignedInPage = adminOnly(async (c, { account }, outcome, status = 200) => {
+    const consumers = await listOwnedConsumers(sql(), account.accountId, { take: 500 });
+    return page(c, <ConsumersPage consumers={consumers} bounds={CONSUMER_BOUNDS} outcome={outcome} />, status);
+  });
+  app.get(CONSUMERS, viewed(deps, consumersPage, NOTICES, consumersPage));
+
+  /** The page showing a new key once: never cached, as the API's answer holding one. */
+  const issuedKey = async (c: Context, outcome: Awaited<ReturnType<typeof rotateKeys>>, status: 200 | 201) =>
+    page(
+      c,
+      <IssuedKeyPage
+        consumer={await consumerWithNewKey(deps, outcome)}
+        apiKey={outcome.apiKey}
+        origin={new URL(c.req.url).origin}
+      />,
+      status,
+    );
+
+  app.post(
+    CONSUMERS,
+    adminForm(async (c, { account }) => {
+      const form = await formOf(c);
+      const whole = (value: unknown) => (typeof value === "string" && /^\d{1,15}$/.test(value) ? Number(value) : value);
+      const parsed = consumerIssueBody.safeParse({
+        name: form.name,
+        rateLimitPerMinute: whole(form.rateLimitPerMinute),
+        dailyQuota: whole(form.dailyQuota),
+      });
+      if (!parsed.success) throw validationFailed("form", parsed.error);
+      const outcome = await issueConsumer(
+        application(deps).store,
+        sql(),
+        secretOf(deps),
+        { ownerAccountId: account.accountId, settings: { ...parsed.data, name: textOf(parsed.data.name, "name") } },
+        commandContext(c),
+      );
+      return issuedKey(c, outcome, 201);
+    }, consumersPage),
+  );
+
+  app.post(
+    `${CONSUMERS}/:consumerId/keys/rotation`,
+    adminForm(async (c, { account }) => {
+      const consumerId = idOf(c, "consumerId");
+      const outcome = await rotateKeys(
+        application(deps).store,
+        secretOf(deps),
+        { ownerAccountId: account.accountId, consumerId },
+        commandContext(c),
+      );
+      return issuedKey(c, outcome, 200);
+    }, consumersPage),
+  );
+
+  app.post(
+    `${CONSUMERS}/:consumerId/keys/:keyId/revocation`,
+    adminForm(async (c, { account }) => {
+      const ids = { consumerId: idOf(c, "consumerId"), keyId: idOf(c, "keyId") };
+      const outcome = await revokeKey(
+        application(deps).store,
+        { ownerAccountId: account.accountId, ...ids },
+        commandContext(c),
+      );
+      await settled(application(deps), outcome, ["consumers"]);
+      return c.redirect(`${CONSUMERS}?done=key-revoked`, 303);
+    }, consumersPage),
+  );
+
+  app.get(
+    `${CONSUMERS}/:consumerId`,
+    viewed(
+      deps,
+      adminOnly(async (c, { account }) => {
+        const consumerId = idOf(c, "consumerId");
+        const consumer = await findOwnedConsumer(sql(), account.accountId, consumerId);
+        if (!consumer) throw new ConsumerNotFound(consumerId);
+        // Every kept date (the API's widest window), this process's buffered requests written first as the API does.
+        const to = utcDate(new Date());
+        const widest = { from: addDays(to, 1 - MAX_USAGE_DAYS), to };
+        await deps.usage?.flush();
+        const rows = await usageRows(sql(), { consumerId, ...widest, limit: USAGE_ROWS });
+        return page(
+          c,
+          <ConsumerUsagePage
+            consumer={consumer}
+            days={dailyUsage(rows, widest)}
+            endpoints={endpointUsage(rows)}
+            complete={rows.length < USAGE_ROWS}
+          />,
+        );
+      }),
+      {},
+      consumersPage,
+    ),
+  );
+
+  const releasesPage: SignedInPage = adminOnly(async (c, _caller, outcome, status = 200) => {
+    const [latest] = await listReleases(sql(), { take: 1 });
+    return page(c, <ReleaseRequestPage latest={latest?.version} outcome={outcome} />, status);
+  });
+  app.get(RELEASES, viewed(deps, releasesPage, NOTICES, releasesPage));
+
+  app.post(
+    RELEASES,
+    adminForm(async (c, { account }) => {
+      const parsed = z.object({ version: versionField }).safeParse({ version: (await formOf(c)).version });
+      if (!parsed.success) throw validationFailed("form", parsed.error);
+      const services = application(deps);
+      const { outcome, state } = await requestRelease(services.store, parsed.data.version, {
+        ...commandContext(c),
+        actor: account.accountId,
+      });
+      await services.projections?.waitFor(["releases"], outcome.position);
+      if (state.job.status === "published") return c.redirect("/releases", 303);
+      return c.redirect(`${RELEASES}/jobs/${state.job.jobId}`, 303);
+    }, releasesPage),
+  );
+
+  app.get(
+    `${RELEASES}/jobs/:jobId`,
+    viewed(
+      deps,
+      adminOnly(async (c) => {
+        const jobId = c.req.param("jobId") as string;
+        const job = isUuid(jobId) ? await findJob(sql(), jobId) : undefined;
+        if (!job) throw notFound("dataset release job");
+        return page(c, <ReleaseJobPage job={job} />);
+      }),
+      {},
+      releasesPage,
+    ),
+  );
+}
