@@ -29,6 +29,7 @@ import { AccountPage } from "./pages/account.js";
 import { BatchPage } from "./pages/batch.js";
 import { DeliveryHistoryPage } from "./pages/delivery-history.js";
 import { NotFoundPage } from "./pages/not-found.js";
+import { reloadWanted } from "./reloading.js";
 import { ACCOUNT_PATH, endSession, fromThisSite, startSession } from "./session.js";
 import {
   ANOTHER_SITE,
@@ -258,7 +259,11 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
         return false;
       }
     })();
-    return page(c, <BatchPage batch={batch} items={items} reviewer={reviewer} outcome={outcome} />, status);
+    return page(
+      c,
+      <BatchPage batch={batch} items={items} reviewer={reviewer} outcome={outcome} reload={reloadWanted(c)} />,
+      status,
+    );
   }
 
   app.get(`${ACCOUNT_PATH}/batches/:batchReference`, viewed(deps, batchPage, NOTICES, batchPage));

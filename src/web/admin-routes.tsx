@@ -26,6 +26,7 @@ import { ConsumerUsagePage } from "./pages/consumer-usage.js";
 import { ConsumersPage, IssuedKeyPage } from "./pages/consumers.js";
 import { ReleaseJobPage, ReleaseRequestPage } from "./pages/release-admin.js";
 import { UsersPage } from "./pages/users.js";
+import { reloadWanted } from "./reloading.js";
 import { ACCOUNT_PATH } from "./session.js";
 import { formOf, page, posted, requireAdmin, type SignedInPage, textOf, valuesOf, viewed } from "./signed-in.js";
 
@@ -275,7 +276,7 @@ export function registerAdminPages(app: Router, deps: AppDependencies) {
         const jobId = c.req.param("jobId") as string;
         const job = isUuid(jobId) ? await findJob(sql(), jobId) : undefined;
         if (!job) throw notFound("dataset release job");
-        return page(c, <ReleaseJobPage job={job} />);
+        return page(c, <ReleaseJobPage job={job} reload={reloadWanted(c)} />);
       }),
       {},
       releasesPage,

@@ -436,6 +436,9 @@ describe("the administrators' pages", () => {
     expect(await textOf(followed)).toMatch(/Release 3\.1\.4 (Queued|Generating)/);
     // It reloads itself while the job works.
     expect(text).toContain('<meta http-equiv="refresh" content="2"/>');
+    const stopped = await (await fetch(`${keyed.base}${job}?reload=off`, as())).text();
+    expect(stopped).not.toContain("refresh");
+    expect(stopped).toContain("Reloading is stopped.");
     const viaApi = await a.api.get(`${JOBS_PATH}/${job.split("/").pop()}`, {
       token: admin.token,
     });

@@ -13,12 +13,13 @@ import { cricsheetIds } from "../../src/ingest/cricsheet/ids.js";
 import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
 import { SAMPLE } from "../../src/ingest/sample-ids.js";
 import { SAMPLE_DIRECTORY } from "../../src/ingest/samples.js";
+import { UsageRecorder } from "../../src/usage/recorder.js";
 import { type AccountApi, openAccountApi } from "../support/account-api.js";
 import { testApp } from "../support/app.js";
 import { cricsheetPackage } from "../support/cricsheet-packages.js";
 import { developmentIdentity } from "../support/dev-identity.js";
 import { listening } from "../support/listening.js";
-import { aPublishedRelease } from "../support/releases.js";
+import { aPublishedRelease, releaseGenerator } from "../support/releases.js";
 
 /**
  * The web UI in a real browser (Debian's Chromium, driven by playwright-core; nothing
@@ -40,6 +41,8 @@ let base: string;
 let local: { server: Server; base: string; dataDir: string };
 /** Validates batches in the background, as the service's workers do. */
 let validator: BatchValidator;
+/** Counts the local server's keyed requests, as the service does. */
+let usage: UsageRecorder;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM))
@@ -51,7 +54,8 @@ beforeAll(async () => {
   ({ server, base } = await listening(a.app));
   const dataDir = mkdtempSync(path.join(tmpdir(), "cricket-dev-issuer-"));
   const identity = await developmentIdentity(dataDir);
-  local = { ...(await listening(testApp(undefined, a.deps({ identity })).app)), dataDir };
+  usage = new UsageRecorder(a.db.sql, createLogger("silent"));
+  local = { ...(await listening(testApp(undefined, a.deps({ identity, usage })).app)), dataDir };
   validator = new BatchValidator({ sql: a.db.sql, store: a.world.store, logger: createLogger("silent") });
   validator.start(a.world.runner);
   browser = await chromium.launch({
@@ -70,6 +74,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await validator?.stop();
+  await usage?.close();
   await browser?.close();
   await new Promise((resolve) => server?.close(resolve));
   await new Promise((resolve) => local?.server.close(resolve));
@@ -443,6 +448,54 @@ describe("the signed-in pages in Chromium, on the embedded default's development
     expect(await seriousViolations(admin)).toEqual([]);
     await admin.screenshot({ path: path.join(SCREENSHOTS, "delivery-history.png"), fullPage: true });
     await submitter.context().close();
+    await admin.context().close();
+  });
+
+  it("lets an administrator manage users, issue a key and see it used, and publish a release", async () => {
+    await bootstrapAdmin(a.world.store, "ada", { now: new Date() });
+    await a.world.catchUp();
+    const admin = await signedIn("ada");
+    await admin.getByRole("link", { name: "Users" }).click();
+    await expect(admin.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Users");
+    await expect(admin.getByRole("row", { name: /^ada administrator/ }).count()).resolves.toBe(1);
+    expect(await seriousViolations(admin)).toEqual([]);
+    await admin.screenshot({ path: path.join(SCREENSHOTS, "users.png"), fullPage: true });
+
+    await admin.goto(`${local.base}/account/api-consumers`);
+    await admin.getByLabel("Name").fill("Scorebook app");
+    await admin.getByLabel("Requests a minute").fill("30");
+    await admin.getByRole("button", { name: "Issue" }).click();
+    const key = await admin.getByLabel("The key").inputValue();
+    expect(key).toMatch(/^ck_/);
+    expect(await seriousViolations(admin)).toEqual([]);
+    for (const target of ["/api/v1/seasons", "/api/v1/seasons", "/api/v1/fixtures/no-such-fixture"])
+      await fetch(`${local.base}${target}`, { headers: { "X-API-Key": key } });
+    await admin.getByRole("link", { name: "API consumers" }).click();
+    await expect(admin.getByText(/Scorebook app: 30 requests a minute|30 requests a minute/).isVisible()).resolves.toBe(
+      true,
+    );
+    await admin.getByRole("link", { name: "Its usage" }).click();
+    const chart = admin.locator("#usage-title");
+    await expect(chart.textContent()).resolves.toMatch(/: 3 in all, 2 2xx, 1 4xx\.$/);
+    await expect(admin.getByRole("row", { name: /GET \/api\/v1\/seasons/ }).textContent()).resolves.toMatch(/2\s*0$/);
+    expect(await seriousViolations(admin)).toEqual([]);
+    await admin.screenshot({ path: path.join(SCREENSHOTS, "consumer-usage.png"), fullPage: true });
+
+    await admin.goto(`${local.base}/account/releases`);
+    await admin.getByLabel(/^Version/).fill("7.0.0");
+    await admin.getByRole("button", { name: "Publish" }).click();
+    await expect(admin.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Release 7.0.0");
+    await expect(admin.locator("#job-status").textContent()).resolves.toMatch(/^Queued/);
+    // It reloads itself until the job is done, and the reader can stop that (WCAG 2.2.1).
+    await admin.getByRole("link", { name: "Stop reloading" }).click();
+    expect(await admin.locator("meta[http-equiv=refresh]").count()).toBe(0);
+    expect(await seriousViolations(admin)).toEqual([]);
+    await admin.getByRole("link", { name: "reload until it is done" }).click();
+    expect(await admin.locator("meta[http-equiv=refresh]").count()).toBe(1);
+    // A generator publishes it; the page, reloading itself, says so.
+    await releaseGenerator(a.db, a.world).drain();
+    await expect.poll(() => admin.locator("#job-status").textContent(), { timeout: 15_000 }).toBe("Published.");
+    await admin.screenshot({ path: path.join(SCREENSHOTS, "release-job.png"), fullPage: true });
     await admin.context().close();
   });
 });

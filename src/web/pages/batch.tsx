@@ -1,6 +1,7 @@
 import type { BatchView, ReportItem, ReportSummary } from "../../batches/queries.js";
 import { Layout } from "../layout.js";
 import { type Outcome, Outcomes } from "../outcome.js";
+import { RELOAD_SECONDS, ReloadControl } from "../reloading.js";
 import { Table } from "../table.js";
 
 /** Statuses validation has not finished with: the page reloads itself until it has. */
@@ -25,25 +26,29 @@ export function BatchPage({
   items,
   reviewer,
   outcome,
+  reload,
 }: {
   batch: BatchView & ReportSummary;
   items: readonly ReportItem[];
   reviewer: boolean;
   outcome: Outcome;
+  /** The reader lets the page reload itself while the batch is validated. */
+  reload: boolean;
 }) {
   const working = WORKING.has(batch.status);
   const { counts } = batch;
   return (
-    <Layout title={`Batch ${batch.packageId}`} refreshSeconds={working ? 2 : undefined}>
+    <Layout title={`Batch ${batch.packageId}`} refreshSeconds={working && reload ? RELOAD_SECONDS : undefined}>
       <p class="crumbs">
         <a href="/account">Your account</a>
       </p>
       <h1>Batch {batch.packageId}</h1>
       <p class="lede" id="batch-status" aria-live="polite">
         {working
-          ? `Validating: ${batch.progress.itemsDone} of ${batch.progress.itemsTotal ?? "?"} items so far. This page reloads itself.`
+          ? `Validating: ${batch.progress.itemsDone} of ${batch.progress.itemsTotal ?? "?"} items so far.`
           : `Status: ${batch.status.replace("_", " ")}. ${counts.accepted} accepted, ${counts.rejected} rejected, ${counts.unresolved} unresolved, ${counts.duplicate} duplicate, ${counts.conflicting} conflicting.`}
       </p>
+      {working && <ReloadControl reloading={reload} />}
       <Outcomes outcome={outcome} />
       {!working && <Review batch={batch} reviewer={reviewer} />}
       {batch.faults.length > 0 && (

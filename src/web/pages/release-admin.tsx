@@ -2,6 +2,7 @@ import { RELEASE_VERSION_PATTERN } from "../../../streams/release.js";
 import type { ReleaseJobView } from "../../releases/queries.js";
 import { Layout } from "../layout.js";
 import { type Outcome, Outcomes } from "../outcome.js";
+import { RELOAD_SECONDS, ReloadControl } from "../reloading.js";
 
 /** States a job has not finished in: its page reloads itself until it has. */
 const WORKING = new Set(["queued", "generating"]);
@@ -32,22 +33,23 @@ export function ReleaseRequestPage({ latest, outcome }: { latest: string | undef
 }
 
 /** A release job: its state, its progress while generating, and its failure or its release. */
-export function ReleaseJobPage({ job }: { job: ReleaseJobView }) {
+export function ReleaseJobPage({ job, reload }: { job: ReleaseJobView; reload: boolean }) {
   const working = WORKING.has(job.status);
   return (
-    <Layout title={`Release ${job.version}`} refreshSeconds={working ? 2 : undefined}>
+    <Layout title={`Release ${job.version}`} refreshSeconds={working && reload ? RELOAD_SECONDS : undefined}>
       <p class="crumbs">
         <a href="/account/releases">Publish a dataset release</a>
       </p>
       <h1>Release {job.version}</h1>
       <p class="lede" id="job-status" aria-live="polite">
-        {job.status === "queued" && "Queued: it starts when a generator is free. This page reloads itself."}
+        {job.status === "queued" && "Queued: it starts when a generator is free."}
         {job.status === "generating" &&
-          `Generating: ${job.itemsDone.toLocaleString("en-US")} of ${job.itemsTotal?.toLocaleString("en-US") ?? "?"} read. This page reloads itself.`}
+          `Generating: ${job.itemsDone.toLocaleString("en-US")} of ${job.itemsTotal?.toLocaleString("en-US") ?? "?"} read.`}
         {job.status === "published" && "Published."}
         {job.status === "failed" &&
           `Failed: ${job.failure ?? "no reason was recorded"}. Asking for the version again starts a new job.`}
       </p>
+      {working && <ReloadControl reloading={reload} />}
       <dl class="facts">
         <dt>Cut at log position</dt>
         <dd>{job.position}</dd>

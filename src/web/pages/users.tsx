@@ -54,7 +54,7 @@ export function UsersPage({
                 {u.approvalState === "pending" ? " (asks to submit)" : ""}
               </td>
               <td class="text">{u.competitionIds.map((id) => named.get(id) ?? id).join(", ")}</td>
-              <td class="text">{u.createdAt.toISOString().slice(0, 10)}</td>
+              <td class="text date">{u.createdAt.toISOString().slice(0, 10)}</td>
               <td class="text">
                 <Changes user={u} competitions={competitions} self={self} />
               </td>

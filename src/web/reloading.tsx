@@ -1,0 +1,24 @@
+import type { Context } from "hono";
+
+/**
+ * A page whose subject is still being worked on (a batch validating, a release generating)
+ * reloads itself, with no script, until the work is done; the reader can stop it (WCAG
+ * 2.2.1: a time limit the user can turn off), and the choice stays in the page's URL.
+ */
+export const RELOAD_SECONDS = 2;
+
+/** Whether the reader lets the page reload itself: yes unless they stopped it. */
+export const reloadWanted = (c: Context) => c.req.query("reload") !== "off";
+
+/** The control beside a working page's state: stop the reloading, or reload by hand once stopped. */
+export function ReloadControl({ reloading }: { reloading: boolean }) {
+  return reloading ? (
+    <p class="reloading">
+      This page reloads itself every {RELOAD_SECONDS} seconds. <a href="?reload=off">Stop reloading</a>
+    </p>
+  ) : (
+    <p class="reloading">
+      Reloading is stopped. <a href="?reload=off">Reload now</a> or <a href="?">reload until it is done</a>
+    </p>
+  );
+}
