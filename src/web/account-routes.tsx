@@ -1,35 +1,22 @@
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { IDEMPOTENCY_KEY } from "../../streams/batch.js";
 import { findAccount, listPendingRequests } from "../accounts/queries.js";
-import { BATCHES_PER_MINUTE } from "../batch-api/batches.js";
-import { mayReview, visibleTo } from "../batches/access.js";
-import { findBatch, findBatchReport, listBatches, reportItems } from "../batches/queries.js";
-import { JsonTooDeep, parseJson } from "../bounded-json.js";
+import { listBatches } from "../batches/queries.js";
 import { decideSubmitterAccess, rejectSubmitterAccess, requestSubmitterAccess } from "../commands/accounts/handlers.js";
-import { receiveBatch } from "../commands/batches/handlers.js";
-import { publishBatch, reviewBatch } from "../commands/batches/publication.js";
 import type { Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { application, authenticate, type Caller, commandContext, settled } from "../http/authentication.js";
-import { ApiError, asApiError } from "../http/errors.js";
-import { admitAccount } from "../http/rate-limits.js";
-import { refuseUnstorable } from "../http/validation.js";
+import { asApiError } from "../http/errors.js";
 import { InvalidToken } from "../identity/verifier.js";
-import { CSV_MEDIA_TYPE } from "../ingest/batches/encodings.js";
-import { type Intake, jsonPackage, tablePackage } from "../ingest/batches/intake.js";
-import { XLSX_MEDIA_TYPE } from "../ingest/batches/xlsx.js";
 import { readModels } from "../read-api/params.js";
 import { readableHistory } from "../read-api/queries/delivery-history.js";
 import { listCompetitions } from "../read-api/queries/reference.js";
-import { FIXTURE_READ_MODELS } from "../submission-api/submissions.js";
+import { registerBatchPages } from "./batch-routes.js";
 import type { Outcome } from "./outcome.js";
 import { AccountPage } from "./pages/account.js";
-import { BatchPage } from "./pages/batch.js";
 import { DeliveryHistoryPage } from "./pages/delivery-history.js";
 import { NotFoundPage } from "./pages/not-found.js";
-import { reloadWanted } from "./reloading.js";
 import { ACCOUNT_PATH, endSession, fromThisSite, startSession } from "./session.js";
 import {
   ANOTHER_SITE,
@@ -59,48 +46,15 @@ export const ACCOUNT_ROUTES = [
   `POST ${ACCOUNT_PATH}/access-request`,
   `POST ${ACCOUNT_PATH}/users/:userId/approval`,
   `POST ${ACCOUNT_PATH}/users/:userId/rejection`,
-  `POST ${ACCOUNT_PATH}/batches`,
-  `GET ${ACCOUNT_PATH}/batches/:batchReference`,
-  `POST ${ACCOUNT_PATH}/batches/:batchReference/review`,
-  `POST ${ACCOUNT_PATH}/batches/:batchReference/publication`,
   `GET ${ACCOUNT_PATH}/deliveries`,
   `GET ${ACCOUNT_PATH}/deliveries/:eventId`,
 ] as const;
-
-/** Items a batch page lists; the download has them all. */
-const SHOWN_ITEMS = 200;
 
 const NOTICES = {
   requested: "Your request was sent to the administrators.",
   approved: "The request was approved.",
   rejected: "The request was rejected.",
-  reviewed: "The decision is recorded on every accepted item.",
-  published: "Published: the approved items are in the ledger.",
 } as const;
-
-/** The package an uploaded file holds, read by its name's extension as POST /batches reads it by Content-Type. */
-async function intakeOf(file: File): Promise<Intake> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const extension = file.name.toLowerCase().split(".").pop();
-  if (extension === "csv") return tablePackage(bytes, CSV_MEDIA_TYPE);
-  if (extension === "xlsx") return tablePackage(bytes, XLSX_MEDIA_TYPE);
-  if (extension !== "json")
-    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Choose a package file ending in .json, .csv or .xlsx");
-  const text = new TextDecoder().decode(bytes);
-  let body: unknown;
-  try {
-    body = parseJson(text);
-  } catch (error) {
-    throw new ApiError(
-      "VALIDATION_FAILED",
-      error instanceof JsonTooDeep ? error.message : "The file is not JSON",
-      [],
-      422,
-    );
-  }
-  refuseUnstorable("json", body);
-  return jsonPackage(text, body);
-}
 
 export function registerAccountPages(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
@@ -212,62 +166,6 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
     ),
   );
 
-  app.post(
-    `${ACCOUNT_PATH}/batches`,
-    post(async (c, { account }) => {
-      if (account.role !== "submitter" && account.role !== "admin")
-        throw new ApiError("FORBIDDEN", "Only a submitter or an administrator may send batches");
-      // The API's limit on packages an account sends a minute, counted together with the API's.
-      const limit = { limit: deps.limits?.batchesPerMinute ?? BATCHES_PER_MINUTE, windowMs: 60_000 };
-      await admitAccount(deps, c, account.accountId, "batches", limit);
-      const form = await formOf(c);
-      const file = form.package;
-      if (!(file instanceof File) || file.size === 0)
-        throw new ApiError("VALIDATION_FAILED", "Choose a package file", [], 422);
-      const idempotencyKey = form.idempotencyKey;
-      if (typeof idempotencyKey !== "string" || !IDEMPOTENCY_KEY.test(idempotencyKey))
-        throw new ApiError("VALIDATION_FAILED", "The form is invalid", [
-          { code: "INVALID_FIELD", message: "1 to 255 visible ASCII characters", field: "idempotencyKey" },
-        ]);
-      const services = application(deps);
-      const receipt = await receiveBatch(
-        { store: services.store, sql: sql() },
-        { sender: account, idempotencyKey, intake: await intakeOf(file) },
-        commandContext(c),
-      );
-      await services.projections?.waitFor(["batches"], receipt.position);
-      return c.redirect(`${ACCOUNT_PATH}/batches/${receipt.batchReference}`, 303);
-    }),
-  );
-
-  /** The batch at the path, when the caller may see it (404 page otherwise), with its report's first items. */
-  async function batchPage(c: Context, caller: Caller, outcome: Outcome, status: ContentfulStatusCode = 200) {
-    const reference = c.req.param("batchReference") as string;
-    let batch: Awaited<ReturnType<typeof findBatchReport>>;
-    try {
-      batch = visibleTo(caller.account, await findBatchReport(sql(), reference));
-    } catch (error) {
-      if (asApiError(error)) return page(c, <NotFoundPage what="batch" />, 404);
-      throw error;
-    }
-    const items = await reportItems(sql(), reference, {}, { take: SHOWN_ITEMS });
-    const reviewer = (() => {
-      try {
-        mayReview(caller.account, batch);
-        return true;
-      } catch {
-        return false;
-      }
-    })();
-    return page(
-      c,
-      <BatchPage batch={batch} items={items} reviewer={reviewer} outcome={outcome} reload={reloadWanted(c)} />,
-      status,
-    );
-  }
-
-  app.get(`${ACCOUNT_PATH}/batches/:batchReference`, viewed(deps, batchPage, NOTICES, batchPage));
-
   // The lookup form's GET: on to the delivery's own page, whose path it names.
   app.get(`${ACCOUNT_PATH}/deliveries`, (c) => {
     const eventId = c.req.query("eventId")?.trim();
@@ -287,44 +185,5 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
     ),
   );
 
-  /** A reviewer's form on a batch: refused as the API refuses it, shown on the batch's page. */
-  const reviewing = (act: (c: Context, account: Caller["account"], batchReference: string) => Promise<string>) =>
-    post(async (c, { account }) => {
-      const batchReference = c.req.param("batchReference") as string;
-      mayReview(account, visibleTo(account, await findBatch(sql(), batchReference)));
-      const done = await act(c, account, batchReference);
-      return c.redirect(`${ACCOUNT_PATH}/batches/${batchReference}?done=${done}`, 303);
-    }, batchPage);
-
-  app.post(
-    `${ACCOUNT_PATH}/batches/:batchReference/review`,
-    reviewing(async (c, account, batchReference) => {
-      const form = await formOf(c);
-      const decision = form.decision === "rejected" ? "rejected" : "approved";
-      const reason = textOf(form.reason, "reason", 1000);
-      const services = application(deps);
-      const outcome = await reviewBatch(
-        { store: services.store, sql: sql() },
-        batchReference,
-        { reviewerAccountId: account.accountId, decision, reason, items: "all" },
-        { ...commandContext(c), actor: account.accountId },
-      );
-      await settled(services, outcome, ["batches"]);
-      return "reviewed";
-    }),
-  );
-
-  app.post(
-    `${ACCOUNT_PATH}/batches/:batchReference/publication`,
-    reviewing(async (c, account, batchReference) => {
-      const services = application(deps);
-      const outcome = await publishBatch(
-        { store: services.store, sql: sql() },
-        { batchReference, publisher: account },
-        { ...commandContext(c), actor: account.accountId },
-      );
-      await settled(services, outcome, [...FIXTURE_READ_MODELS, "batches"]);
-      return "published";
-    }),
-  );
+  registerBatchPages(app, deps, accountPage);
 }

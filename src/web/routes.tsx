@@ -33,6 +33,7 @@ import { listReleases } from "../releases/queries.js";
 import { METRICS, type Metric } from "../statistics/leaderboards.js";
 import { ACCOUNT_ROUTES, registerAccountPages } from "./account-routes.js";
 import { ADMIN_ROUTES, registerAdminPages } from "./admin-routes.js";
+import { BATCH_ROUTES } from "./batch-routes.js";
 import { htmlPage } from "./html.js";
 import { PAGE_POLICY, STYLESHEET_PATH } from "./layout.js";
 import { pageErrors } from "./page-errors.js";
@@ -76,6 +77,7 @@ const WEB_PAGES = [
 export const WEB_ROUTES = [
   ...WEB_PAGES.map((path) => `GET ${path}`),
   ...ACCOUNT_ROUTES,
+  ...BATCH_ROUTES,
   ...ADMIN_ROUTES,
   ...SCRIPT_ROUTES,
 ];

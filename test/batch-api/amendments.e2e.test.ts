@@ -5,17 +5,10 @@ import { createLogger } from "../../src/http/logging.js";
 import { cricsheetIds } from "../../src/ingest/cricsheet/ids.js";
 import { batchStream } from "../../streams/batch.js";
 import { expectError, expectUnauthorized, type Person } from "../support/account-api.js";
-import {
-  type ApiBatch,
-  aManifest,
-  aPackageOf,
-  type Part,
-  packageEventOf,
-  sendBatch,
-  sendParts,
-} from "../support/batches.js";
+import { type ApiBatch, aManifest, aPackageOf, type Part, packageEventOf, sendParts } from "../support/batches.js";
 import type { ApiResponse } from "../support/contract.js";
 import type { FixtureBuilder } from "../support/cricket-builders.js";
+import { stagedBatches } from "../support/staged-batches.js";
 import { openSubmissionApi, type SubmissionApi, type SubmittedEvent, validEvents } from "../support/submissions.js";
 
 /**
@@ -53,51 +46,7 @@ afterAll(() => api?.close());
 
 const WHERE = "fixtures.0.innings.0.events";
 
-/** A name the given people also go by. */
-const alsoCalled = (name: string, ...participantIds: string[]) =>
-  api.world.given({
-    events: () =>
-      participantIds.map((participantId) => ({
-        id: randomUUID(),
-        stream: `participant-${participantId}`,
-        type: "ParticipantNameAdded",
-        data: { participantId, name },
-      })),
-  });
-
-/**
- * A package of four deliveries whose second striker is named by a name two of the batting
- * side go by (ambiguous) and whose third by a name nobody does (unresolved); sent by a
- * submitter of the competition and validated: staged.
- */
-async function aStagedBatch() {
-  const fixture = await api.aFixtureToSubmitTo();
-  const submitter = await api.aSubmitter(api.admin, fixture.season.competition.id);
-  const events = validEvents(fixture, 4);
-  const [, second, third] = events as [SubmittedEvent, SubmittedEvent, SubmittedEvent];
-  const batters = fixture.innings[0]?.batting.players ?? [];
-  const twin = batters.find((p) => p.id !== second.strikerId && p.id !== second.nonStrikerId);
-  const shared = `Shared Name ${randomUUID().slice(0, 6)}`;
-  await alsoCalled(shared, second.strikerId, twin?.id as string);
-  const body = aPackageOf(fixture, events);
-  const packageEvents = (body.fixtures as unknown as PackageEvents)[0]?.innings[0]?.events ?? [];
-  packageEvents[1] = { ...packageEvents[1], striker: { context: { name: shared } } };
-  packageEvents[2] = { ...packageEvents[2], striker: { context: { name: "Nobody Atall" } } };
-  const batch = await validated(body, submitter);
-  return { fixture, submitter, batch, second, third, path: `/api/v1/batches/${batch.batchReference}` };
-}
-
-async function validated(
-  body: unknown,
-  submitter: Person,
-  send = (b: unknown, token: string) => sendBatch(api.api, b, { token }),
-): Promise<ApiBatch> {
-  const res = await send(body, submitter.token);
-  expect(res.status, res.text).toBe(202);
-  await validator.drain();
-  await api.world.catchUp();
-  return statusOf((res.body as { data: ApiBatch }).data.batchReference, submitter);
-}
+const { aStagedBatch, validated, statusOf } = stagedBatches(() => ({ api, validator }));
 
 /** An accepted change: the batch answered `validating`, then validated again. */
 async function validatedAgain(res: ApiResponse) {
@@ -105,12 +54,6 @@ async function validatedAgain(res: ApiResponse) {
   expect((res.body as { data: ApiBatch }).data.status).toBe("validating");
   await validator.drain();
   await api.world.catchUp();
-}
-
-async function statusOf(batchReference: string, by: Person): Promise<ApiBatch> {
-  const res = await api.api.get(`/api/v1/batches/${batchReference}`, { token: by.token });
-  expect(res.status, res.text).toBe(200);
-  return (res.body as { data: ApiBatch }).data;
 }
 
 async function reportOf(path: string, by: Person): Promise<Report> {

@@ -421,9 +421,7 @@ describe("the signed-in pages in Chromium, on the embedded default's development
     await admin.getByRole("link", { name: body.packageId }).click();
     await admin.getByLabel("Why (recorded with each item and with what is published)").fill("Checked the scorebook");
     await admin.getByRole("button", { name: "Record the decision" }).click();
-    await expect(admin.getByRole("status").textContent()).resolves.toBe(
-      "The decision is recorded on every accepted item.",
-    );
+    await expect(admin.getByRole("status").textContent()).resolves.toBe("The decision is recorded.");
     await admin.getByRole("button", { name: "Publish the 1 approved" }).click();
     await expect(admin.getByRole("status").textContent()).resolves.toBe(
       "Published: the approved items are in the ledger.",

@@ -1,0 +1,283 @@
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Account } from "../../streams/account-state.js";
+import { IDEMPOTENCY_KEY } from "../../streams/batch.js";
+import { BATCHES_PER_MINUTE } from "../batch-api/batches.js";
+import { mayResolve, mayResubmit, mayReview, visibleTo } from "../batches/access.js";
+import { type BatchView, findBatch, findBatchReport, reportItems } from "../batches/queries.js";
+import { JsonTooDeep, parseJson } from "../bounded-json.js";
+import { mapBatchReferences, resubmitBatchItems } from "../commands/batches/amendments.js";
+import { receiveBatch } from "../commands/batches/handlers.js";
+import { publishBatch, reviewBatch } from "../commands/batches/publication.js";
+import type { Router } from "../http/api.js";
+import type { AppDependencies } from "../http/app.js";
+import { application, type Caller, commandContext, settled } from "../http/authentication.js";
+import { ApiError, asApiError } from "../http/errors.js";
+import { admitAccount } from "../http/rate-limits.js";
+import { refuseUnstorable } from "../http/validation.js";
+import { CSV_MEDIA_TYPE } from "../ingest/batches/encodings.js";
+import { type Intake, jsonPackage, tablePackage } from "../ingest/batches/intake.js";
+import { XLSX_MEDIA_TYPE } from "../ingest/batches/xlsx.js";
+import { readModels } from "../read-api/params.js";
+import { FIXTURE_READ_MODELS } from "../submission-api/submissions.js";
+import type { Outcome } from "./outcome.js";
+import { BatchPage } from "./pages/batch.js";
+import { NotFoundPage } from "./pages/not-found.js";
+import { reloadWanted } from "./reloading.js";
+import { openReferences, placeOf } from "./requirements.js";
+import { ACCOUNT_PATH } from "./session.js";
+import { formOf, page, posted, type SignedInPage, textOf, valuesOf, viewed } from "./signed-in.js";
+
+/**
+ * A submitter's and a reviewer's pages of a batch (docs/web.md): sending a package, its
+ * report, mapping its references, replacing its items, the decision on its accepted items
+ * and their publication. Each form calls the command the API's operation calls.
+ */
+
+/** The batch routes, for whoever must tell them from the API's operations. */
+export const BATCH_ROUTES = [
+  `POST ${ACCOUNT_PATH}/batches`,
+  `GET ${ACCOUNT_PATH}/batches/:batchReference`,
+  `POST ${ACCOUNT_PATH}/batches/:batchReference/mappings`,
+  `POST ${ACCOUNT_PATH}/batches/:batchReference/resubmissions`,
+  `POST ${ACCOUNT_PATH}/batches/:batchReference/review`,
+  `POST ${ACCOUNT_PATH}/batches/:batchReference/publication`,
+] as const;
+
+/** Items a batch page lists; the download has them all. */
+const SHOWN_ITEMS = 200;
+/** Unresolved items read for the references to resolve: each names a reference or a few. */
+const READ_UNRESOLVED = 5_000;
+
+const NOTICES = {
+  mapped: "Mapped: the batch is being validated again.",
+  replaced: "Replaced: the batch is being validated again.",
+  reviewed: "The decision is recorded.",
+  published: "Published: the approved items are in the ledger.",
+} as const;
+
+/** Whether `check` lets the caller do something (it throws when not). */
+const allowed = (check: () => void) => {
+  try {
+    check();
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const invalid = (field: string, message: string) =>
+  new ApiError("VALIDATION_FAILED", "The form is invalid", [{ code: "INVALID_FIELD", message, field }], 422);
+
+/** The items a reviewer ticked, as report ordinals. */
+function ordinalsOf(values: readonly (string | File)[]): number[] {
+  if (values.length === 0) throw invalid("ordinals", "Choose at least one item in the table");
+  return values.map((value) => {
+    if (typeof value !== "string" || !/^\d{1,9}$/.test(value)) throw invalid("ordinals", "An item's number");
+    return Number(value);
+  });
+}
+
+/** The package an uploaded file holds, read by its name's extension as POST /batches reads it by Content-Type. */
+async function intakeOf(file: File): Promise<Intake> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const extension = file.name.toLowerCase().split(".").pop();
+  if (extension === "csv") return tablePackage(bytes, CSV_MEDIA_TYPE);
+  if (extension === "xlsx") return tablePackage(bytes, XLSX_MEDIA_TYPE);
+  if (extension !== "json")
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Choose a package file ending in .json, .csv or .xlsx");
+  const text = new TextDecoder().decode(bytes);
+  let body: unknown;
+  try {
+    body = parseJson(text);
+  } catch (error) {
+    throw new ApiError(
+      "VALIDATION_FAILED",
+      error instanceof JsonTooDeep ? error.message : "The file is not JSON",
+      [],
+      422,
+    );
+  }
+  refuseUnstorable("json", body);
+  return jsonPackage(text, body);
+}
+
+export function registerBatchPages(app: Router, deps: AppDependencies, accountPage: SignedInPage) {
+  const sql = readModels(deps);
+  const stores = () => ({ store: application(deps).store, sql: sql() });
+
+  app.post(
+    `${ACCOUNT_PATH}/batches`,
+    posted(
+      deps,
+      async (c, { account }) => {
+        if (account.role !== "submitter" && account.role !== "admin")
+          throw new ApiError("FORBIDDEN", "Only a submitter or an administrator may send batches");
+        // The API's limit on packages an account sends a minute, counted together with the API's.
+        const limit = { limit: deps.limits?.batchesPerMinute ?? BATCHES_PER_MINUTE, windowMs: 60_000 };
+        await admitAccount(deps, c, account.accountId, "batches", limit);
+        const form = await formOf(c);
+        const file = form.package;
+        if (!(file instanceof File) || file.size === 0)
+          throw new ApiError("VALIDATION_FAILED", "Choose a package file", [], 422);
+        const idempotencyKey = form.idempotencyKey;
+        if (typeof idempotencyKey !== "string" || !IDEMPOTENCY_KEY.test(idempotencyKey))
+          throw new ApiError("VALIDATION_FAILED", "The form is invalid", [
+            { code: "INVALID_FIELD", message: "1 to 255 visible ASCII characters", field: "idempotencyKey" },
+          ]);
+        const services = application(deps);
+        const receipt = await receiveBatch(
+          { store: services.store, sql: sql() },
+          { sender: account, idempotencyKey, intake: await intakeOf(file) },
+          commandContext(c),
+        );
+        await services.projections?.waitFor(["batches"], receipt.position);
+        return c.redirect(`${ACCOUNT_PATH}/batches/${receipt.batchReference}`, 303);
+      },
+      accountPage,
+    ),
+  );
+
+  /** The batch at the path, when the caller may see it (404 page otherwise), with its report's first items. */
+  async function batchPage(c: Context, caller: Caller, outcome: Outcome, status: ContentfulStatusCode = 200) {
+    const reference = c.req.param("batchReference") as string;
+    let batch: Awaited<ReturnType<typeof findBatchReport>>;
+    try {
+      batch = visibleTo(caller.account, await findBatchReport(sql(), reference));
+    } catch (error) {
+      if (asApiError(error)) return page(c, <NotFoundPage what="batch" />, 404);
+      throw error;
+    }
+    const { account } = caller;
+    const resolver = allowed(() => mayResolve(account, batch));
+    const [items, unresolved] = await Promise.all([
+      reportItems(sql(), reference, {}, { take: SHOWN_ITEMS }),
+      batch.status === "staged" && resolver
+        ? reportItems(sql(), reference, { outcome: "unresolved" }, { take: READ_UNRESOLVED })
+        : [],
+    ]);
+    return page(
+      c,
+      <BatchPage
+        batch={batch}
+        items={items}
+        reviewer={allowed(() => mayReview(account, batch))}
+        resolver={resolver}
+        sender={allowed(() => mayResubmit(account, batch))}
+        references={openReferences(unresolved)}
+        outcome={outcome}
+        reload={reloadWanted(c)}
+      />,
+      status,
+    );
+  }
+
+  app.get(`${ACCOUNT_PATH}/batches/:batchReference`, viewed(deps, batchPage, NOTICES, batchPage));
+
+  /**
+   * A form on a batch the caller can see (anyone else gets the page that does not exist), its
+   * refusals shown on the batch's page; `may` refuses those the API's operation refuses first.
+   */
+  const onBatch = (
+    act: (c: Context, account: Account, batchReference: string) => Promise<keyof typeof NOTICES>,
+    may: (account: Account, batch: BatchView) => void = () => {},
+  ) =>
+    posted(
+      deps,
+      async (c, { account }) => {
+        const batchReference = c.req.param("batchReference") as string;
+        may(account, visibleTo(account, await findBatch(sql(), batchReference)));
+        const done = await act(c, account, batchReference);
+        return c.redirect(`${ACCOUNT_PATH}/batches/${batchReference}?done=${done}`, 303);
+      },
+      batchPage,
+    );
+  const reviewing = (act: Parameters<typeof onBatch>[0]) => onBatch(act, mayReview);
+
+  app.post(
+    `${ACCOUNT_PATH}/batches/:batchReference/review`,
+    reviewing(async (c, account, batchReference) => {
+      const form = await formOf(c);
+      const decision = form.decision === "rejected" ? "rejected" : "approved";
+      const reason = textOf(form.reason, "reason", 1000);
+      const items = form.items === "chosen" ? ordinalsOf(await valuesOf(c, "ordinals")) : "all";
+      const services = application(deps);
+      const outcome = await reviewBatch(
+        { store: services.store, sql: sql() },
+        batchReference,
+        { reviewerAccountId: account.accountId, decision, reason, items },
+        { ...commandContext(c), actor: account.accountId },
+      );
+      await settled(services, outcome, ["batches"]);
+      return "reviewed";
+    }),
+  );
+
+  app.post(
+    `${ACCOUNT_PATH}/batches/:batchReference/publication`,
+    reviewing(async (c, account, batchReference) => {
+      const services = application(deps);
+      const outcome = await publishBatch(
+        { store: services.store, sql: sql() },
+        { batchReference, publisher: account },
+        { ...commandContext(c), actor: account.accountId },
+      );
+      await settled(services, outcome, [...FIXTURE_READ_MODELS, "batches"]);
+      return "published";
+    }),
+  );
+
+  app.post(
+    `${ACCOUNT_PATH}/batches/:batchReference/mappings`,
+    onBatch(async (c, account, batchReference) => {
+      const form = await formOf(c);
+      const other = typeof form.otherId === "string" ? form.otherId.trim() : "";
+      const candidate = other
+        ? `app:${textOf(form.referenceType, "referenceType", 40)}:${textOf(other, "otherId")}`
+        : textOf(form.candidate, "candidate", 300);
+      const places = (await valuesOf(c, "place")).map((value) => {
+        const place = typeof value === "string" ? placeOf(value) : undefined;
+        if (!place) throw invalid("place", "A place of the report");
+        return place;
+      });
+      if (places.length === 0) throw invalid("place", "A place of the report");
+      const outcome = await mapBatchReferences(
+        stores(),
+        { batchReference, account, mappings: places.map((place) => ({ ...place, candidate })) },
+        { ...commandContext(c), actor: account.accountId },
+      );
+      await settled(application(deps), outcome, ["batches"]);
+      return "mapped";
+    }),
+  );
+
+  app.post(
+    `${ACCOUNT_PATH}/batches/:batchReference/resubmissions`,
+    onBatch(async (c, account, batchReference) => {
+      const form = await formOf(c);
+      const ordinal = typeof form.ordinal === "string" && /^\d{1,9}$/.test(form.ordinal) ? Number(form.ordinal) : NaN;
+      if (Number.isNaN(ordinal)) throw invalid("ordinal", "An item's number");
+      const event = eventOf(textOf(form.event, "event", 20_000));
+      const outcome = await resubmitBatchItems(
+        stores(),
+        { batchReference, account, items: [{ ordinal, event }] },
+        { ...commandContext(c), actor: account.accountId },
+      );
+      await settled(application(deps), outcome, ["batches"]);
+      return "replaced";
+    }),
+  );
+}
+
+/** A replacement delivery as typed: a JSON object the database can hold, else 422 naming the field. */
+function eventOf(text: string): Record<string, unknown> {
+  let event: unknown;
+  try {
+    event = parseJson(text);
+  } catch (error) {
+    throw invalid("event", error instanceof JsonTooDeep ? error.message : "Not JSON");
+  }
+  if (typeof event !== "object" || event === null || Array.isArray(event)) throw invalid("event", "A JSON object");
+  refuseUnstorable("form", event);
+  return event as Record<string, unknown>;
+}
