@@ -118,7 +118,9 @@ describe("a staged batch's page", () => {
     // An accepted item can be published as it is.
     const accepted = await replace("0", JSON.stringify(packageEventOf(fixture, third)));
     expect(accepted.status).toBe(409);
-    expect(textOf(await accepted.text())).toMatch(/Item 0 is accepted: only rejected, conflicting or unresolved items are replaced/);
+    expect(textOf(await accepted.text())).toMatch(
+      /Item 0 is accepted: only rejected, conflicting or unresolved items are replaced/,
+    );
     // Only its sender replaces its items; an administrator is refused.
     expect(
       (await replace("2", JSON.stringify(packageEventOf(fixture, third)), await sessionOf(api.admin))).status,
