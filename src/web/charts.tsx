@@ -269,3 +269,51 @@ export function UsageChart({ days }: { days: readonly DailyUsage[] }) {
     </figure>
   );
 }
+
+/** A bar a season, labelled by season (every few when there are many): a player's figure over the years. */
+export function SeasonBars({
+  id,
+  title,
+  yLabel,
+  seasons,
+}: {
+  /** Unique on the page: the chart's title is referred to by it. */
+  id: string;
+  title: string;
+  yLabel: string;
+  seasons: readonly { label: string; value: number }[];
+}) {
+  const maxValue = Math.max(5, ...seasons.map((s) => s.value));
+  const slot = PLOT_W / Math.max(1, seasons.length);
+  const every = Math.ceil(seasons.length / 12);
+  const height = (value: number) => (value / maxValue) * PLOT_H;
+  return (
+    <figure class="chart">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={id}>
+        <title id={id}>{`${title}: ${seasons.map((s) => `${s.label} ${s.value}`).join(", ")}.`}</title>
+        <Axes
+          maxX={seasons.length}
+          maxY={maxValue}
+          xLabel="Season"
+          yLabel={yLabel}
+          xTicks={seasons.flatMap((s, n) => (n % every === 0 ? [{ at: n + 0.5, label: s.label }] : []))}
+        />
+        <g fill={SERIES[0]?.stroke}>
+          {seasons.map((s, n) => (
+            <rect
+              x={(PAD.left + n * slot + slot * 0.15).toFixed(1)}
+              y={(PAD.top + PLOT_H - height(s.value)).toFixed(1)}
+              width={(slot * 0.7).toFixed(1)}
+              height={height(s.value).toFixed(1)}
+            >
+              <title>{`${s.label}: ${s.value}`}</title>
+            </rect>
+          ))}
+        </g>
+        <text x={PAD.left} y={16} font-size="13" fill="#1b2430">
+          {title}
+        </text>
+      </svg>
+    </figure>
+  );
+}

@@ -16,6 +16,7 @@ import { SAMPLE_DIRECTORY } from "../../src/ingest/samples.js";
 import { UsageRecorder } from "../../src/usage/recorder.js";
 import { type AccountApi, openAccountApi } from "../support/account-api.js";
 import { testApp } from "../support/app.js";
+import { cricsheetFile } from "../support/cricsheet.js";
 import { cricsheetPackage } from "../support/cricsheet-packages.js";
 import { developmentIdentity } from "../support/dev-identity.js";
 import { listening } from "../support/listening.js";
@@ -30,6 +31,8 @@ import { aPublishedRelease, releaseGenerator } from "../support/releases.js";
 const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOTS = path.resolve("test-results/screenshots");
 const AXE = readFileSync(path.resolve("node_modules/axe-core/axe.min.js"), "utf8");
+/** An IPL 2017 match of V Kohli's, beside the sample's 2016 ones. */
+const KOHLI_2017 = "ipl/1082602.json";
 /** The issue's budget per page. */
 const MAX_PAGE_BYTES = 150 * 1024;
 
@@ -48,7 +51,8 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM))
     throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; .ci/run does)`);
   a = await openAccountApi();
-  const imported = await importCricsheet(a.world.store, [SAMPLE_DIRECTORY]);
+  // The sample, and a match of Kohli's next season: his page charts two seasons.
+  const imported = await importCricsheet(a.world.store, [SAMPLE_DIRECTORY, cricsheetFile(KOHLI_2017)]);
   expect(imported.failed).toEqual([]);
   await a.world.catchUp();
   ({ server, base } = await listening(a.app));
@@ -151,13 +155,24 @@ describe("the web UI in Chromium", () => {
     await page.getByRole("button", { name: "Search" }).click();
     await page.getByRole("link", { name: "V Kohli" }).click();
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("V Kohli");
+    // Figures and charts as the API's statistics give them: runs a season, in the table and in the chart.
+    const statistics = (await (
+      await fetch(`${base}/api/v1/participants/${SAMPLE.participantId}/statistics`)
+    ).json()) as { data: { scope: { type: string; name: string | null }; batting: { runs: number } }[] };
+    const career = statistics.data.find((a) => a.scope.type === "career");
+    const seasons = statistics.data.filter((a) => a.scope.type === "season");
+    expect(seasons.map((s) => s.scope.name)).toEqual(["2016", "2017"]);
     await expect(
       page
         .getByRole("row", { name: /^Career/ })
         .first()
         .textContent(),
-    ).resolves.toMatch(/134/);
+    ).resolves.toContain(String(career?.batting.runs));
+    await expect(page.locator("#runs-0").textContent()).resolves.toBe(
+      `Runs a season, Indian Premier League: ${seasons.map((s) => `${s.scope.name} ${s.batting.runs}`).join(", ")}.`,
+    );
     expect(await page.locator("script").count()).toBe(0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "participant-seasons.png"), fullPage: true });
     await page.context().close();
   });
 

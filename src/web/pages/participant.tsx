@@ -1,5 +1,6 @@
 import type { ParticipantAggregate } from "../../read-api/schemas/player-statistics.js";
 import type { Participant } from "../../read-api/schemas/reference.js";
+import { SeasonBars } from "../charts.js";
 import { Layout } from "../layout.js";
 import { apiPath } from "../paths.js";
 import { Table } from "../table.js";
@@ -74,10 +75,53 @@ export function ParticipantPage({
           </Table>
         </>
       ) : null}
+      <SeasonCharts aggregates={aggregates} />
       <p>
         As JSON: <a href={apiPath("participants", participant.participantId, "statistics")}>statistics</a>,{" "}
         <a href={apiPath("participants", participant.participantId, "fixtures")}>fixtures</a>.
       </p>
     </Layout>
+  );
+}
+
+/**
+ * Runs, and wickets when there are any, season by season in each competition of two seasons
+ * or more: the tables above hold the same figures.
+ */
+function SeasonCharts({ aggregates }: { aggregates: readonly ParticipantAggregate[] }) {
+  const byCompetition = new Map<string, ParticipantAggregate[]>();
+  for (const a of aggregates)
+    if (a.scope.type === "season") {
+      const name = a.scope.competition?.name ?? "";
+      byCompetition.set(name, [...(byCompetition.get(name) ?? []), a]);
+    }
+  const charted = [...byCompetition].filter(([, seasons]) => seasons.length > 1);
+  if (charted.length === 0) return null;
+  return (
+    <section>
+      <h2>Season by season</h2>
+      {charted.map(([competition, seasons], n) => {
+        const label = (a: ParticipantAggregate) => a.scope.name ?? "";
+        const wickets = seasons.some((a) => a.bowling.wickets > 0);
+        return (
+          <>
+            <SeasonBars
+              id={`runs-${n}`}
+              title={`Runs a season, ${competition}`}
+              yLabel="Runs"
+              seasons={seasons.map((a) => ({ label: label(a), value: a.batting.runs }))}
+            />
+            {wickets && (
+              <SeasonBars
+                id={`wickets-${n}`}
+                title={`Wickets a season, ${competition}`}
+                yLabel="Wickets"
+                seasons={seasons.map((a) => ({ label: label(a), value: a.bowling.wickets }))}
+              />
+            )}
+          </>
+        );
+      })}
+    </section>
   );
 }
