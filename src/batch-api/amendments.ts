@@ -195,6 +195,27 @@ const canonicalFixtureRoute = createRoute({
   },
 });
 
+/**
+ * Makes the canonical fixture a staged batch's reference asks for and records it for the
+ * batch, which is then validated again: once the fixture's read models show it, so the
+ * batch is judged with it.
+ */
+export async function canonicalFixtureFor(
+  deps: AppDependencies,
+  {
+    batchReference,
+    account,
+    request,
+  }: { batchReference: string; account: Account; request: { referencePath: string; file?: string | undefined } },
+  context: CommandContext,
+): Promise<HandleResult & { fixtureId: string }> {
+  const stores = { store: application(deps).store, sql: readModels(deps)() };
+  const made = await makeCanonicalFixture(stores, { batchReference, account, request }, context);
+  await settled(application(deps), made.result, FIXTURE_READ_MODELS);
+  const recorded = await recordCanonicalFixture(stores, { batchReference, account, ...made }, context);
+  return { ...recorded, fixtureId: made.fixtureId };
+}
+
 export function registerAmendments(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
 
@@ -223,16 +244,8 @@ export function registerAmendments(app: Router, deps: AppDependencies) {
 
   app.openapi(canonicalFixtureRoute, async (c) => {
     const request = c.req.valid("json");
-    const { batch, outcome } = await amend(
-      c,
-      c.req.valid("param").batchReference,
-      async (batchReference, account, context) => {
-        const made = await makeCanonicalFixture(stores(), { batchReference, account, request }, context);
-        // The batch is judged again with the fixture only once its read models show it.
-        await settled(application(deps), made.result, FIXTURE_READ_MODELS);
-        const recorded = await recordCanonicalFixture(stores(), { batchReference, account, ...made }, context);
-        return { ...recorded, fixtureId: made.fixtureId };
-      },
+    const { batch, outcome } = await amend(c, c.req.valid("param").batchReference, (batchReference, account, context) =>
+      canonicalFixtureFor(deps, { batchReference, account, request }, context),
     );
     const fixture = `/api/v1/fixtures/${outcome.fixtureId}`;
     return c.json({ data: { fixtureId: outcome.fixtureId, links: { fixture }, batch } }, 201, { Location: fixture });

@@ -2,8 +2,9 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Account } from "../../streams/account-state.js";
 import { IDEMPOTENCY_KEY } from "../../streams/batch.js";
+import { canonicalFixtureFor } from "../batch-api/amendments.js";
 import { BATCHES_PER_MINUTE } from "../batch-api/batches.js";
-import { mayResolve, mayResubmit, mayReview, visibleTo } from "../batches/access.js";
+import { mayAdminister, mayResolve, mayResubmit, mayReview, visibleTo } from "../batches/access.js";
 import { type BatchView, findBatch, findBatchReport, reportItems } from "../batches/queries.js";
 import { JsonTooDeep, parseJson } from "../bounded-json.js";
 import { mapBatchReferences, resubmitBatchItems } from "../commands/batches/amendments.js";
@@ -24,7 +25,7 @@ import type { Outcome } from "./outcome.js";
 import { BatchPage } from "./pages/batch.js";
 import { NotFoundPage } from "./pages/not-found.js";
 import { reloadWanted } from "./reloading.js";
-import { openReferences, placeOf } from "./requirements.js";
+import { openReferences, type Place, placeOf } from "./requirements.js";
 import { ACCOUNT_PATH } from "./session.js";
 import { formOf, page, posted, type SignedInPage, textOf, valuesOf, viewed } from "./signed-in.js";
 
@@ -40,6 +41,7 @@ export const BATCH_ROUTES = [
   `GET ${ACCOUNT_PATH}/batches/:batchReference`,
   `POST ${ACCOUNT_PATH}/batches/:batchReference/mappings`,
   `POST ${ACCOUNT_PATH}/batches/:batchReference/resubmissions`,
+  `POST ${ACCOUNT_PATH}/batches/:batchReference/canonical-fixtures`,
   `POST ${ACCOUNT_PATH}/batches/:batchReference/review`,
   `POST ${ACCOUNT_PATH}/batches/:batchReference/publication`,
 ] as const;
@@ -51,6 +53,7 @@ const READ_UNRESOLVED = 5_000;
 
 const NOTICES = {
   mapped: "Mapped: the batch is being validated again.",
+  made: "The fixture is made: the batch is being validated again with it.",
   replaced: "Replaced: the batch is being validated again.",
   reviewed: "The decision is recorded.",
   published: "Published: the approved items are in the ledger.",
@@ -164,6 +167,7 @@ export function registerBatchPages(app: Router, deps: AppDependencies, accountPa
         reviewer={allowed(() => mayReview(account, batch))}
         resolver={resolver}
         sender={allowed(() => mayResubmit(account, batch))}
+        administrator={allowed(() => mayAdminister(account, batch))}
         references={openReferences(unresolved)}
         outcome={outcome}
         reload={reloadWanted(c)}
@@ -235,11 +239,7 @@ export function registerBatchPages(app: Router, deps: AppDependencies, accountPa
       const candidate = other
         ? `app:${textOf(form.referenceType, "referenceType", 40)}:${textOf(other, "otherId")}`
         : textOf(form.candidate, "candidate", 300);
-      const places = (await valuesOf(c, "place")).map((value) => {
-        const place = typeof value === "string" ? placeOf(value) : undefined;
-        if (!place) throw invalid("place", "A place of the report");
-        return place;
-      });
+      const places = await placesOf(c);
       if (places.length === 0) throw invalid("place", "A place of the report");
       const outcome = await mapBatchReferences(
         stores(),
@@ -248,6 +248,18 @@ export function registerBatchPages(app: Router, deps: AppDependencies, accountPa
       );
       await settled(application(deps), outcome, ["batches"]);
       return "mapped";
+    }),
+  );
+
+  app.post(
+    `${ACCOUNT_PATH}/batches/:batchReference/canonical-fixtures`,
+    onBatch(async (c, account, batchReference) => {
+      const [place, ...more] = await placesOf(c);
+      if (!place || more.length > 0) throw invalid("place", "The place of one fixture");
+      const context = { ...commandContext(c), actor: account.accountId };
+      const outcome = await canonicalFixtureFor(deps, { batchReference, account, request: place }, context);
+      await settled(application(deps), outcome, ["batches"]);
+      return "made";
     }),
   );
 
@@ -267,6 +279,15 @@ export function registerBatchPages(app: Router, deps: AppDependencies, accountPa
       return "replaced";
     }),
   );
+}
+
+/** The places of the report a form names (`place`, repeated). */
+async function placesOf(c: Context): Promise<Place[]> {
+  return (await valuesOf(c, "place")).map((value) => {
+    const place = typeof value === "string" ? placeOf(value) : undefined;
+    if (!place) throw invalid("place", "A place of the report");
+    return place;
+  });
 }
 
 /** A replacement delivery as typed: a JSON object the database can hold, else 422 naming the field. */

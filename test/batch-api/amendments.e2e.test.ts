@@ -46,7 +46,7 @@ afterAll(() => api?.close());
 
 const WHERE = "fixtures.0.innings.0.events";
 
-const { aStagedBatch, validated, statusOf } = stagedBatches(() => ({ api, validator }));
+const { aStagedBatch, aBatchOfAnUnknownFixture, validated, statusOf } = stagedBatches(() => ({ api, validator }));
 
 /** An accepted change: the batch answered `validating`, then validated again. */
 async function validatedAgain(res: ApiResponse) {
@@ -342,26 +342,6 @@ describe("resubmitting items that cannot be published", () => {
 });
 
 describe("making a canonical fixture of a staged 1.1 batch's fixture", () => {
-  /**
-   * A package of three deliveries between the teams of an existing fixture, on another date
-   * and under a Cricsheet match id the competition does not have: staged, its fixture
-   * unresolved. Its season named at the package's head.
-   */
-  async function aBatchOfAnUnknownFixture(change: (fixture: Record<string, unknown>) => void = () => {}) {
-    const fixture = await api.aFixtureToSubmitTo();
-    const submitter = await api.aSubmitter(api.admin, fixture.season.competition.id);
-    const events = validEvents(fixture, 3);
-    const match = `canon-${randomUUID().slice(0, 8)}`;
-    const body = { ...aPackageOf(fixture, events), season: { context: { name: fixture.season.label } } };
-    const [unknown] = body.fixtures as unknown as Record<string, unknown>[];
-    if (!unknown) throw new Error("the package has a fixture");
-    unknown.sourceId = `cricsheet:fixture:${match}`;
-    unknown.context = { ...(unknown.context as object), date: "2031-05-17" };
-    unknown.proposal = { ...(unknown.proposal as object), endDate: "2031-05-17" };
-    change(unknown);
-    const batch = await validated(body, submitter);
-    return { fixture, submitter, events, match, batch, path: `/api/v1/batches/${batch.batchReference}` };
-  }
   const make = (path: string, body: unknown, by: Person = api.admin) =>
     api.api.post(`${path}/canonical-fixtures`, body, { token: by.token });
   const detailsOf = (res: { body: unknown }) =>

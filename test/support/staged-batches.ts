@@ -46,6 +46,27 @@ export function stagedBatches(suite: () => { api: SubmissionApi; validator: Batc
     return { fixture, submitter, batch, second, third, path: `/api/v1/batches/${batch.batchReference}` };
   }
 
+  /**
+   * A package of three deliveries between the teams of an existing fixture, on another date
+   * and under a Cricsheet match id the competition does not have: staged, its fixture
+   * unresolved. Its season named at the package's head.
+   */
+  async function aBatchOfAnUnknownFixture(change: (fixture: Record<string, unknown>) => void = () => {}) {
+    const fixture = await suite().api.aFixtureToSubmitTo();
+    const submitter = await suite().api.aSubmitter(suite().api.admin, fixture.season.competition.id);
+    const events = validEvents(fixture, 3);
+    const match = `canon-${randomUUID().slice(0, 8)}`;
+    const body = { ...aPackageOf(fixture, events), season: { context: { name: fixture.season.label } } };
+    const [unknown] = body.fixtures as unknown as Record<string, unknown>[];
+    if (!unknown) throw new Error("the package has a fixture");
+    unknown.sourceId = `cricsheet:fixture:${match}`;
+    unknown.context = { ...(unknown.context as object), date: "2031-05-17" };
+    unknown.proposal = { ...(unknown.proposal as object), endDate: "2031-05-17" };
+    change(unknown);
+    const batch = await validated(body, submitter);
+    return { fixture, submitter, events, match, batch, path: `/api/v1/batches/${batch.batchReference}` };
+  }
+
   async function validated(
     body: unknown,
     submitter: Person,
@@ -64,5 +85,5 @@ export function stagedBatches(suite: () => { api: SubmissionApi; validator: Batc
     return (res.body as { data: ApiBatch }).data;
   }
 
-  return { alsoCalled, aStagedBatch, validated, statusOf };
+  return { alsoCalled, aStagedBatch, aBatchOfAnUnknownFixture, validated, statusOf };
 }

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BatchValidator } from "../../src/batches/validator.js";
 import { createLogger } from "../../src/http/logging.js";
+import { cricsheetIds } from "../../src/ingest/cricsheet/ids.js";
 import { batchStream } from "../../streams/batch.js";
 import type { Person } from "../support/account-api.js";
 import { aPackageOf, packageEventOf } from "../support/batches.js";
@@ -28,7 +29,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-const { aStagedBatch, validated, statusOf } = stagedBatches(() => ({ api, validator }));
+const { aStagedBatch, aBatchOfAnUnknownFixture, validated, statusOf } = stagedBatches(() => ({ api, validator }));
 const WHERE = "fixtures.0.innings.0.events";
 
 async function sessionOf(person: Pick<Person, "token">): Promise<string> {
@@ -132,6 +133,24 @@ describe("a staged batch's page", () => {
     expect(replaced.headers.get("location")).toBe(`${target}?done=replaced`);
     await judgedAgain();
     expect(await statusOf(batch.batchReference, submitter)).toMatchObject({ counts: { accepted: 3, unresolved: 1 } });
+  });
+
+  it("lets an administrator make the fixture a 1.1 package proposes, not its sender", async () => {
+    const { submitter, match, batch } = await aBatchOfAnUnknownFixture();
+    const target = `/account/batches/${batch.batchReference}`;
+    const admin = await sessionOf(api.admin);
+    expect((await pageOf(target, admin)).html).toContain("Make the fixture from the package&#39;s proposal");
+    expect((await pageOf(target, await sessionOf(submitter))).html).not.toContain("Make the fixture");
+    const make = (session: string, place = JSON.stringify([null, "fixtures.0"])) =>
+      post(`${target}/canonical-fixtures`, new URLSearchParams({ place }), session);
+    expect((await make(await sessionOf(submitter))).status).toBe(403);
+    expect((await make(admin, JSON.stringify([null, "fixtures.7"]))).status).toBe(422);
+    const made = await make(admin);
+    expect(made.status, await made.clone().text()).toBe(303);
+    expect(made.headers.get("location")).toBe(`${target}?done=made`);
+    expect((await api.api.get(`/api/v1/fixtures/${cricsheetIds.fixture(match)}`)).status).toBe(200);
+    await judgedAgain();
+    expect(await statusOf(batch.batchReference, submitter)).toMatchObject({ status: "validated" });
   });
 
   it("is another's to see: a stranger's mapping is the page that does not exist", async () => {

@@ -28,6 +28,7 @@ export function BatchPage({
   reviewer,
   resolver,
   sender,
+  administrator,
   references,
   outcome,
   reload,
@@ -40,6 +41,8 @@ export function BatchPage({
   resolver: boolean;
   /** Its sender, who may replace its items. */
   sender: boolean;
+  /** An administrator of its competition: makes a fixture the package proposes. */
+  administrator: boolean;
   /** Its unresolved and ambiguous references, each with every place it occurs. */
   references: readonly OpenReference[];
   outcome: Outcome;
@@ -65,7 +68,7 @@ export function BatchPage({
       <Outcomes outcome={outcome} />
       {!working && <Review batch={batch} reviewer={reviewer} />}
       {batch.status === "staged" && resolver && references.length > 0 && (
-        <References batch={batch} references={references} />
+        <References batch={batch} references={references} administrator={administrator} />
       )}
       {batch.faults.length > 0 && (
         <section>
@@ -205,7 +208,15 @@ function Review({ batch, reviewer }: { batch: BatchView; reviewer: boolean }) {
 }
 
 /** The references the batch waits on, each with a form choosing what it names at every place it occurs. */
-function References({ batch, references }: { batch: BatchView; references: readonly OpenReference[] }) {
+function References({
+  batch,
+  references,
+  administrator,
+}: {
+  batch: BatchView;
+  references: readonly OpenReference[];
+  administrator: boolean;
+}) {
   return (
     <section>
       <h2>References to resolve</h2>
@@ -239,6 +250,16 @@ function References({ batch, references }: { batch: BatchView; references: reado
           </label>
           <input id={`other-${n}`} name="otherId" maxlength={200} required={r.candidates.length === 0} />
           <button type="submit">Map</button>
+          {administrator && r.referenceType === "fixture" && r.candidates.length === 0 && (
+            <button
+              type="submit"
+              class="secondary"
+              formaction={`/account/batches/${batch.batchReference}/canonical-fixtures`}
+              formnovalidate
+            >
+              Make the fixture from the package's proposal
+            </button>
+          )}
         </form>
       ))}
     </section>
