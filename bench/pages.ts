@@ -9,6 +9,7 @@ import { projectors } from "../src/projections/registry.js";
 import { ProjectionRunner } from "../src/projections/runner.js";
 import { ReadModelWatch } from "../src/projections/watch.js";
 import type { ScratchDatabase } from "../test/support/scratch-databases.js";
+import { signedInPages } from "./signed-in-pages.js";
 import { log, measurement, onEachDatabase, pairedRatio, percentile, type Result, seconds } from "./support.js";
 
 const IPL = process.env.BENCH_READS_DATA ?? fileURLToPath(new URL("../../shared/data/cricsheet/ipl", import.meta.url));
@@ -22,7 +23,8 @@ const BUDGET = { p99Ms: 50, bytes: 150 * 1024 };
  * The web UI's pages on the full IPL (1,243 matches), as the server runs them, in process
  * (no socket): server render time from request to the last byte, each kind of page over many
  * ids (home, a search, the competition, every season, a sample of fixtures and of players,
- * leaderboards of seasons and of the competition, questions asked in English),
+ * leaderboards of seasons and of the competition, questions asked in English, and the
+ * signed-in pages of an administrator with their heaviest data: bench/signed-in-pages.ts),
  * a browser's `Accept`. Baseline: the JSON the fixture page is drawn from
  * (`/fixtures/{id}/statistics`), for the same fixtures in the same run.
  */
@@ -40,8 +42,22 @@ async function measurePages(sql: Sql, backend: string, { reads }: ScratchDatabas
   await watch.start();
   // Questions are limited per client; the benchmark is one client asking many.
   const questions = { perSourcePerMinute: 1e9, perSourcePerDay: 1e9, platformPerDay: 1e9 };
-  const app = createApp({ logger: createLogger("silent"), sql, reads, watch, limits: { questions } }, apiRoutes);
+  const signedIn = await signedInPages(sql, store, runner);
+  const app = createApp(
+    {
+      logger: createLogger("silent"),
+      sql,
+      reads,
+      watch,
+      store,
+      projections: runner,
+      identity: signedIn.identity,
+      limits: { questions },
+    },
+    apiRoutes,
+  );
   try {
+    const session = await signedIn.kinds(app);
     const ids = async (rows: Promise<{ id: string }[]>) => (await rows).map((r) => r.id);
     const [competitionId] = await ids(sql`select competition_id as id from competition limit 1`);
     const seasons = await ids(sql`select season_id as id from season`);
@@ -67,10 +83,13 @@ async function measurePages(sql: Sql, backend: string, { reads }: ScratchDatabas
         "Virat Kohli's career batting average",
         "what is the meaning of cricket",
       ].map((q) => `/ask?q=${encodeURIComponent(q)}`),
+      ...session.kinds,
     };
     const get = async (path: string, accept: string) => {
       const started = performance.now();
-      const res = await app.request(path, { headers: { accept } });
+      const headers: Record<string, string> = { accept };
+      if (path.startsWith("/account")) headers.Cookie = session.cookie;
+      const res = await app.request(path, { headers });
       const bytes = (await res.arrayBuffer()).byteLength;
       if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
       return { ms: performance.now() - started, bytes };
@@ -141,5 +160,6 @@ async function measurePages(sql: Sql, backend: string, { reads }: ScratchDatabas
     ];
   } finally {
     watch.close();
+    await signedIn.close();
   }
 }
