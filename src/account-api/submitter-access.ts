@@ -80,6 +80,20 @@ const requestRoute = createRoute({
   },
 });
 
+export const submitterAccessDecisionSchema = z
+  .strictObject({
+    approved: z.boolean().openapi({ description: "true approves or rescopes; false revokes." }),
+    competitionIds: z.array(competitionId).max(100).optional().openapi({
+      description:
+        "The scope to grant; only with `approved: true`. An empty scope is a 409 (a submitter keeps at least one competition).",
+    }),
+  })
+  .refine((b) => b.approved || b.competitionIds === undefined, {
+    message: "competitionIds cannot be sent with approved false",
+    path: ["competitionIds"],
+  })
+  .openapi("SubmitterAccessDecision");
+
 const decisionRoute = createRoute({
   method: "patch",
   path: "/api/v1/admin/users/{userId}/submitter-access",
@@ -92,21 +106,7 @@ const decisionRoute = createRoute({
   security: bearerSecurity,
   request: {
     params: z.object({ userId }),
-    body: json(
-      z
-        .strictObject({
-          approved: z.boolean().openapi({ description: "true approves or rescopes; false revokes." }),
-          competitionIds: z.array(competitionId).max(100).optional().openapi({
-            description:
-              "The scope to grant; only with `approved: true`. An empty scope is a 409 (a submitter keeps at least one competition).",
-          }),
-        })
-        .refine((b) => b.approved || b.competitionIds === undefined, {
-          message: "competitionIds cannot be sent with approved false",
-          path: ["competitionIds"],
-        })
-        .openapi("SubmitterAccessDecision"),
-    ),
+    body: json(submitterAccessDecisionSchema),
   },
   responses: {
     200: userResponse,

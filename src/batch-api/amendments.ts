@@ -35,7 +35,7 @@ const refusal = (description: string) => ({
   content: { "application/json": { schema: errorEnvelopeSchema } },
 });
 
-const mappingRequestSchema = z
+export const mappingRequestSchema = z
   .strictObject({
     mappings: z
       .array(
@@ -86,7 +86,7 @@ const mapRoute = createRoute({
   },
 });
 
-const resubmissionRequestSchema = z
+export const resubmissionRequestSchema = z
   .strictObject({
     items: z
       .array(

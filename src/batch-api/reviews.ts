@@ -33,7 +33,7 @@ const refusals = {
   ...errorResponse(404, "NOT_FOUND: a reference holding text no reference can (U+0000, a lone surrogate)"),
 };
 
-const reviewRequestSchema = z
+export const reviewRequestSchema = z
   .strictObject({
     decision: z.enum(REVIEW_DECISIONS).openapi({ example: "approved" }),
     items: z

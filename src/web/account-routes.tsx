@@ -12,6 +12,7 @@ import { InvalidToken } from "../identity/verifier.js";
 import { readModels } from "../read-api/params.js";
 import { readableHistory } from "../read-api/queries/delivery-history.js";
 import { listCompetitions } from "../read-api/queries/reference.js";
+import { registerAdminPages } from "./admin-routes.js";
 import { registerBatchPages } from "./batch-routes.js";
 import type { Outcome } from "./outcome.js";
 import { AccountPage } from "./pages/account.js";
@@ -26,6 +27,7 @@ import {
   posted,
   requireAdmin,
   type SignedInPage,
+  segmentOf,
   signIn,
   textOf,
   viewed,
@@ -139,7 +141,7 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
       requireAdmin(caller);
       const { account } = caller;
       const services = application(deps);
-      const userId = textOf(c.req.param("userId"), "userId");
+      const userId = segmentOf(c.req.param("userId"), "userId");
       const outcome = (await decide(account.accountId, userId, c)) as Parameters<typeof settled>[1];
       await settled(services, outcome);
       return c.redirect(`${ACCOUNT_PATH}?done=${done}`, 303);
@@ -186,4 +188,5 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
   );
 
   registerBatchPages(app, deps, accountPage);
+  registerAdminPages(app, deps, accountPage);
 }

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { isUuid } from "../../streams/shared.js";
+import { submitterAccessDecisionSchema } from "../account-api/submitter-access.js";
 import { listActiveAccounts } from "../accounts/queries.js";
 import { changeRole, decideSubmitterAccess, type SubmitterAccessDecision } from "../commands/accounts/handlers.js";
 import { ConsumerNotFound } from "../commands/consumers/errors.js";
@@ -12,8 +13,7 @@ import { findOwnedConsumer, listOwnedConsumers } from "../consumers/queries.js";
 import type { Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { application, type Caller, commandContext, settled } from "../http/authentication.js";
-import { notFound } from "../http/errors.js";
-import { validationFailed } from "../http/validation.js";
+import { ApiError, notFound } from "../http/errors.js";
 import { readModels } from "../read-api/params.js";
 import { listCompetitions } from "../read-api/queries/reference.js";
 import { versionField } from "../release-api/schemas.js";
@@ -28,7 +28,18 @@ import { ReleaseJobPage, ReleaseRequestPage } from "./pages/release-admin.js";
 import { UsersPage } from "./pages/users.js";
 import { reloadWanted } from "./reloading.js";
 import { ACCOUNT_PATH } from "./session.js";
-import { formOf, page, posted, requireAdmin, type SignedInPage, textOf, valuesOf, viewed } from "./signed-in.js";
+import {
+  formBody,
+  formOf,
+  numeric,
+  page,
+  posted,
+  problemOf,
+  type SignedInPage,
+  segmentOf,
+  valuesOf,
+  viewed,
+} from "./signed-in.js";
 
 /**
  * The administrators' pages (docs/web.md): users, API consumers with their keys and usage,
@@ -62,12 +73,14 @@ const SHOWN_USERS = 500;
 /** Most usage rows a page reads: 31 dates of every endpoint in every status class fit many times over. */
 const USAGE_ROWS = 20_000;
 
-const NOTICES = {
+const USER_NOTICES = {
   scoped: "The scope is changed.",
   revoked: "Submitter access is revoked: the user is a viewer again.",
   promoted: "The user is an administrator now.",
-  "key-revoked": "The key is revoked: it no longer works.",
 } as const;
+const CONSUMER_NOTICES = { "key-revoked": "The key is revoked: it no longer works." } as const;
+
+const NOT_AN_ADMINISTRATOR = () => new ApiError("FORBIDDEN", "Only an administrator may do this");
 
 /** A consumer or key id of the path, as the API takes it: a positive whole number, else 422 naming it. */
 function idOf(c: Context, name: string): number {
@@ -76,25 +89,28 @@ function idOf(c: Context, name: string): number {
   return (result.data as Record<string, number>)[name] as number;
 }
 
-export function registerAdminPages(app: Router, deps: AppDependencies) {
+export function registerAdminPages(app: Router, deps: AppDependencies, accountPage: SignedInPage) {
   const sql = readModels(deps);
   const competitions = async () =>
     (await listCompetitions(sql(), { direction: "asc", take: 500 })).map((row) => row.item);
 
-  /** An administrator's page: anyone else is refused it (403) on the page `refusal` shows. */
+  /**
+   * An administrator's page. Anyone else is refused it (403) on their account page: the
+   * page of a refusal must be one they may see.
+   */
   const adminOnly =
     (show: SignedInPage): SignedInPage =>
-    (c, caller, outcome, status) => {
-      requireAdmin(caller);
-      return show(c, caller, outcome, status);
-    };
+    (c, caller, outcome, status) =>
+      caller.account.role === "admin"
+        ? show(c, caller, outcome, status)
+        : accountPage(c, caller, { problem: problemOf(NOT_AN_ADMINISTRATOR()) }, 403);
 
   /** A form of an administrator's page: refused to anyone else, and its refusals shown on `refusalPage`. */
   const adminForm = (act: (c: Context, caller: Caller) => Promise<Response>, refusalPage: SignedInPage) =>
     posted(
       deps,
       (c, caller) => {
-        requireAdmin(caller);
+        if (caller.account.role !== "admin") throw NOT_AN_ADMINISTRATOR();
         return act(c, caller);
       },
       refusalPage,
@@ -114,15 +130,15 @@ export function registerAdminPages(app: Router, deps: AppDependencies) {
       status,
     );
   });
-  app.get(USERS, viewed(deps, usersPage, NOTICES, usersPage));
+  app.get(USERS, viewed(deps, usersPage, USER_NOTICES, usersPage));
 
   /** A change to the path's user, then the users page saying it is done. */
   const userChange = (
     change: (c: Context, actorId: string, accountId: string) => Promise<Parameters<typeof settled>[1]>,
-    done: keyof typeof NOTICES,
+    done: keyof typeof USER_NOTICES,
   ) =>
     adminForm(async (c, { account }) => {
-      const accountId = textOf(c.req.param("userId"), "userId");
+      const accountId = segmentOf(c.req.param("userId"), "userId");
       await settled(application(deps), await change(c, account.accountId, accountId));
       return c.redirect(`${USERS}?done=${done}`, 303);
     }, usersPage);
@@ -133,8 +149,8 @@ export function registerAdminPages(app: Router, deps: AppDependencies) {
   app.post(
     `${USERS}/:userId/scope`,
     userChange(async (c, actorId, accountId) => {
-      const competitionIds = (await valuesOf(c, "competitionIds")).map((id) => textOf(id, "competitionIds"));
-      return decide(c, actorId, accountId, { approved: true, competitionIds });
+      const competitionIds = await valuesOf(c, "competitionIds");
+      return decide(c, actorId, accountId, formBody(submitterAccessDecisionSchema, { approved: true, competitionIds }));
     }, "scoped"),
   );
   app.post(
@@ -154,36 +170,26 @@ export function registerAdminPages(app: Router, deps: AppDependencies) {
     const consumers = await listOwnedConsumers(sql(), account.accountId, { take: 500 });
     return page(c, <ConsumersPage consumers={consumers} bounds={CONSUMER_BOUNDS} outcome={outcome} />, status);
   });
-  app.get(CONSUMERS, viewed(deps, consumersPage, NOTICES, consumersPage));
+  app.get(CONSUMERS, viewed(deps, consumersPage, CONSUMER_NOTICES, consumersPage));
 
   /** The page showing a new key once: never cached, as the API's answer holding one. */
   const issuedKey = async (c: Context, outcome: Awaited<ReturnType<typeof rotateKeys>>, status: 200 | 201) =>
-    page(
-      c,
-      <IssuedKeyPage
-        consumer={await consumerWithNewKey(deps, outcome)}
-        apiKey={outcome.apiKey}
-        origin={new URL(c.req.url).origin}
-      />,
-      status,
-    );
+    page(c, <IssuedKeyPage consumer={await consumerWithNewKey(deps, outcome)} apiKey={outcome.apiKey} />, status);
 
   app.post(
     CONSUMERS,
     adminForm(async (c, { account }) => {
       const form = await formOf(c);
-      const whole = (value: unknown) => (typeof value === "string" && /^\d{1,15}$/.test(value) ? Number(value) : value);
-      const parsed = consumerIssueBody.safeParse({
+      const settings = formBody(consumerIssueBody, {
         name: form.name,
-        rateLimitPerMinute: whole(form.rateLimitPerMinute),
-        dailyQuota: whole(form.dailyQuota),
+        rateLimitPerMinute: numeric(form.rateLimitPerMinute),
+        dailyQuota: numeric(form.dailyQuota),
       });
-      if (!parsed.success) throw validationFailed("form", parsed.error);
       const outcome = await issueConsumer(
         application(deps).store,
         sql(),
         secretOf(deps),
-        { ownerAccountId: account.accountId, settings: { ...parsed.data, name: textOf(parsed.data.name, "name") } },
+        { ownerAccountId: account.accountId, settings },
         commandContext(c),
       );
       return issuedKey(c, outcome, 201);
@@ -194,6 +200,14 @@ export function registerAdminPages(app: Router, deps: AppDependencies) {
     `${CONSUMERS}/:consumerId/keys/rotation`,
     adminForm(async (c, { account }) => {
       const consumerId = idOf(c, "consumerId");
+      // Every client of the consumer stops working: asked for in so many words, not by a stray click.
+      if ((await formOf(c)).confirm !== "yes")
+        throw new ApiError(
+          "VALIDATION_FAILED",
+          "The form is invalid",
+          [{ code: "INVALID_FIELD", message: "Tick the box: every active key stops working", field: "confirm" }],
+          422,
+        );
       const outcome = await rotateKeys(
         application(deps).store,
         secretOf(deps),
@@ -230,14 +244,14 @@ export function registerAdminPages(app: Router, deps: AppDependencies) {
         const to = utcDate(new Date());
         const widest = { from: addDays(to, 1 - MAX_USAGE_DAYS), to };
         await deps.usage?.flush();
-        const rows = await usageRows(sql(), { consumerId, ...widest, limit: USAGE_ROWS });
+        const rows = await usageRows(sql(), { consumerId, ...widest, limit: USAGE_ROWS + 1 });
         return page(
           c,
           <ConsumerUsagePage
             consumer={consumer}
-            days={dailyUsage(rows, widest)}
-            endpoints={endpointUsage(rows)}
-            complete={rows.length < USAGE_ROWS}
+            days={dailyUsage(rows.slice(0, USAGE_ROWS), widest)}
+            endpoints={endpointUsage(rows.slice(0, USAGE_ROWS))}
+            complete={rows.length <= USAGE_ROWS}
           />,
         );
       }),
@@ -250,15 +264,14 @@ export function registerAdminPages(app: Router, deps: AppDependencies) {
     const [latest] = await listReleases(sql(), { take: 1 });
     return page(c, <ReleaseRequestPage latest={latest?.version} outcome={outcome} />, status);
   });
-  app.get(RELEASES, viewed(deps, releasesPage, NOTICES, releasesPage));
+  app.get(RELEASES, viewed(deps, releasesPage, {}, releasesPage));
 
   app.post(
     RELEASES,
     adminForm(async (c, { account }) => {
-      const parsed = z.object({ version: versionField }).safeParse({ version: (await formOf(c)).version });
-      if (!parsed.success) throw validationFailed("form", parsed.error);
+      const { version } = formBody(z.object({ version: versionField }), { version: (await formOf(c)).version });
       const services = application(deps);
-      const { outcome, state } = await requestRelease(services.store, parsed.data.version, {
+      const { outcome, state } = await requestRelease(services.store, version, {
         ...commandContext(c),
         actor: account.accountId,
       });

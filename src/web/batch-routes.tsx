@@ -1,9 +1,10 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Account } from "../../streams/account-state.js";
-import { IDEMPOTENCY_KEY } from "../../streams/batch.js";
-import { canonicalFixtureFor } from "../batch-api/amendments.js";
+import { IDEMPOTENCY_KEY, REFERENCE_TYPES } from "../../streams/batch.js";
+import { canonicalFixtureFor, mappingRequestSchema, resubmissionRequestSchema } from "../batch-api/amendments.js";
 import { BATCHES_PER_MINUTE } from "../batch-api/batches.js";
+import { reviewRequestSchema } from "../batch-api/reviews.js";
 import { mayAdminister, mayResolve, mayResubmit, mayReview, visibleTo } from "../batches/access.js";
 import { type BatchView, findBatch, findBatchReport, reportItems } from "../batches/queries.js";
 import { JsonTooDeep, parseJson } from "../bounded-json.js";
@@ -27,7 +28,7 @@ import { NotFoundPage } from "./pages/not-found.js";
 import { reloadWanted } from "./reloading.js";
 import { openReferences, type Place, placeOf } from "./requirements.js";
 import { ACCOUNT_PATH } from "./session.js";
-import { formOf, page, posted, type SignedInPage, textOf, valuesOf, viewed } from "./signed-in.js";
+import { formBody, formOf, numeric, page, posted, type SignedInPage, valuesOf, viewed } from "./signed-in.js";
 
 /**
  * A submitter's and a reviewer's pages of a batch (docs/web.md): sending a package, its
@@ -71,15 +72,6 @@ const allowed = (check: () => void) => {
 
 const invalid = (field: string, message: string) =>
   new ApiError("VALIDATION_FAILED", "The form is invalid", [{ code: "INVALID_FIELD", message, field }], 422);
-
-/** The items a reviewer ticked, as report ordinals. */
-function ordinalsOf(values: readonly (string | File)[]): number[] {
-  if (values.length === 0) throw invalid("ordinals", "Choose at least one item in the table");
-  return values.map((value) => {
-    if (typeof value !== "string" || !/^\d{1,9}$/.test(value)) throw invalid("ordinals", "An item's number");
-    return Number(value);
-  });
-}
 
 /** The package an uploaded file holds, read by its name's extension as POST /batches reads it by Content-Type. */
 async function intakeOf(file: File): Promise<Intake> {
@@ -170,7 +162,7 @@ export function registerBatchPages(app: Router, deps: AppDependencies, accountPa
         administrator={allowed(() => mayAdminister(account, batch))}
         references={openReferences(unresolved)}
         outcome={outcome}
-        reload={reloadWanted(c)}
+        reload={status === 200 && reloadWanted(c)}
       />,
       status,
     );
@@ -202,9 +194,16 @@ export function registerBatchPages(app: Router, deps: AppDependencies, accountPa
     `${ACCOUNT_PATH}/batches/:batchReference/review`,
     reviewing(async (c, account, batchReference) => {
       const form = await formOf(c);
-      const decision = form.decision === "rejected" ? "rejected" : "approved";
-      const reason = textOf(form.reason, "reason", 1000);
-      const items = form.items === "chosen" ? ordinalsOf(await valuesOf(c, "ordinals")) : "all";
+      const ticked = await valuesOf(c, "ordinals");
+      if (form.items === "all" && ticked.length > 0)
+        throw invalid("items", "Every accepted item is chosen, and some items are ticked: choose one or the other");
+      if (form.items === "chosen" && ticked.length === 0)
+        throw invalid("ordinals", "Choose at least one item in the table");
+      const { decision, reason, items } = formBody(reviewRequestSchema, {
+        decision: form.decision,
+        reason: form.reason,
+        items: form.items === "chosen" ? ticked.map(numeric) : form.items,
+      });
       const services = application(deps);
       const outcome = await reviewBatch(
         { store: services.store, sql: sql() },
@@ -236,14 +235,15 @@ export function registerBatchPages(app: Router, deps: AppDependencies, accountPa
     onBatch(async (c, account, batchReference) => {
       const form = await formOf(c);
       const other = typeof form.otherId === "string" ? form.otherId.trim() : "";
-      const candidate = other
-        ? `app:${textOf(form.referenceType, "referenceType", 40)}:${textOf(other, "otherId")}`
-        : textOf(form.candidate, "candidate", 300);
-      const places = await placesOf(c);
-      if (places.length === 0) throw invalid("place", "A place of the report");
+      const type = REFERENCE_TYPES.find((t) => t === form.referenceType);
+      if (other && !type) throw invalid("referenceType", `One of ${REFERENCE_TYPES.join(", ")}`);
+      const candidate = other ? `app:${type}:${other}` : form.candidate;
+      const { mappings } = formBody(mappingRequestSchema, {
+        mappings: (await placesOf(c)).map((place) => ({ ...place, candidate })),
+      });
       const outcome = await mapBatchReferences(
         stores(),
-        { batchReference, account, mappings: places.map((place) => ({ ...place, candidate })) },
+        { batchReference, account, mappings },
         { ...commandContext(c), actor: account.accountId },
       );
       await settled(application(deps), outcome, ["batches"]);
@@ -267,12 +267,12 @@ export function registerBatchPages(app: Router, deps: AppDependencies, accountPa
     `${ACCOUNT_PATH}/batches/:batchReference/resubmissions`,
     onBatch(async (c, account, batchReference) => {
       const form = await formOf(c);
-      const ordinal = typeof form.ordinal === "string" && /^\d{1,9}$/.test(form.ordinal) ? Number(form.ordinal) : NaN;
-      if (Number.isNaN(ordinal)) throw invalid("ordinal", "An item's number");
-      const event = eventOf(textOf(form.event, "event", 20_000));
+      const { items } = formBody(resubmissionRequestSchema, {
+        items: [{ ordinal: numeric(form.ordinal), event: eventOf(form.event) }],
+      });
       const outcome = await resubmitBatchItems(
         stores(),
-        { batchReference, account, items: [{ ordinal, event }] },
+        { batchReference, account, items },
         { ...commandContext(c), actor: account.accountId },
       );
       await settled(application(deps), outcome, ["batches"]);
@@ -290,15 +290,12 @@ async function placesOf(c: Context): Promise<Place[]> {
   });
 }
 
-/** A replacement delivery as typed: a JSON object the database can hold, else 422 naming the field. */
-function eventOf(text: string): Record<string, unknown> {
-  let event: unknown;
+/** A replacement delivery as typed: JSON, else 422 naming the field (the API's schema judges the rest). */
+function eventOf(text: unknown): unknown {
+  if (typeof text !== "string" || text.trim() === "") throw invalid("event", "The delivery, as JSON");
   try {
-    event = parseJson(text);
+    return parseJson(text);
   } catch (error) {
     throw invalid("event", error instanceof JsonTooDeep ? error.message : "Not JSON");
   }
-  if (typeof event !== "object" || event === null || Array.isArray(event)) throw invalid("event", "A JSON object");
-  refuseUnstorable("form", event);
-  return event as Record<string, unknown>;
 }

@@ -10,15 +10,19 @@ export const RELOAD_SECONDS = 2;
 /** Whether the reader lets the page reload itself: yes unless they stopped it. */
 export const reloadWanted = (c: Context) => c.req.query("reload") !== "off";
 
-/** The control beside a working page's state: stop the reloading, or reload by hand once stopped. */
-export function ReloadControl({ reloading }: { reloading: boolean }) {
+/**
+ * The control beside a working page's state, at `path` (the page's own: a refusal of a form
+ * is shown at the form's address, which answers no GET): stop the reloading, or reload by
+ * hand once stopped.
+ */
+export function ReloadControl({ reloading, path }: { reloading: boolean; path: string }) {
   return reloading ? (
     <p class="reloading">
-      This page reloads itself every {RELOAD_SECONDS} seconds. <a href="?reload=off">Stop reloading</a>
+      This page reloads itself every {RELOAD_SECONDS} seconds. <a href={`${path}?reload=off`}>Stop reloading</a>
     </p>
   ) : (
     <p class="reloading">
-      Reloading is stopped. <a href="?reload=off">Reload now</a> or <a href="?">reload until it is done</a>
+      Reloading is stopped. <a href={`${path}?reload=off`}>Reload now</a> or <a href={path}>reload until it is done</a>
     </p>
   );
 }

@@ -45,7 +45,9 @@ export const placeValue = (place: Place) => JSON.stringify([place.file ?? null, 
 
 export function placeOf(value: string): Place | undefined {
   try {
-    const [file, referencePath] = JSON.parse(value) as unknown[];
+    const place: unknown = JSON.parse(value);
+    if (!Array.isArray(place) || place.length !== 2) return undefined;
+    const [file, referencePath] = place as unknown[];
     if (typeof referencePath !== "string" || (file !== null && typeof file !== "string")) return undefined;
     return file === null ? { referencePath } : { file, referencePath };
   } catch {

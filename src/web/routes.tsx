@@ -32,7 +32,7 @@ import {
 import { listReleases } from "../releases/queries.js";
 import { METRICS, type Metric } from "../statistics/leaderboards.js";
 import { ACCOUNT_ROUTES, registerAccountPages } from "./account-routes.js";
-import { ADMIN_ROUTES, registerAdminPages } from "./admin-routes.js";
+import { ADMIN_ROUTES } from "./admin-routes.js";
 import { BATCH_ROUTES } from "./batch-routes.js";
 import { htmlPage } from "./html.js";
 import { PAGE_POLICY, STYLESHEET_PATH } from "./layout.js";
@@ -160,7 +160,6 @@ export function registerWeb(app: Router, deps: AppDependencies) {
     if (deps.database) app.use(path, databaseAvailability(deps.database));
   }
   registerAccountPages(app, deps);
-  registerAdminPages(app, deps);
   registerScripts(app);
 
   app.get(STYLESHEET_PATH, (c) =>

@@ -1,4 +1,5 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
+import type { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { HtmlEscapedString } from "hono/utils/html";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -6,6 +7,7 @@ import { storable } from "../../streams/shared.js";
 import type { AppDependencies } from "../http/app.js";
 import type { Caller } from "../http/authentication.js";
 import { ApiError, asApiError } from "../http/errors.js";
+import { refuseUnstorable, validationFailed } from "../http/validation.js";
 import { htmlPage } from "./html.js";
 import type { Outcome } from "./outcome.js";
 import { SignInPage } from "./pages/sign-in.js";
@@ -38,7 +40,7 @@ export const page = (
   headers: Record<string, string> = {},
 ) => htmlPage(c, element, ACCOUNT_POLICY, status, { "Cache-Control": "no-store", ...headers });
 
-/** A form's fields: a body that is not a form is refused (400), as the API refuses one. */
+/** A form's fields: a body that cannot be read as a form is refused (400); any other is read as an empty one. */
 export const formOf = (c: Context) => readForm(() => c.req.parseBody());
 
 /** The values of a field a form may repeat (a multiple select's), none when it is absent. */
@@ -61,14 +63,38 @@ async function readForm<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A text field or path parameter as the API would take it: at most `max` characters, storable, else 400 naming it. */
+/** A text field as the API would take one in a body: at most `max` characters, storable, else 422 naming it. */
 export function textOf(value: unknown, field: string, max = 200): string {
   const text = typeof value === "string" ? value.trim() : "";
   if (text.length === 0 || text.length > max || !storable(text))
-    throw new ApiError("VALIDATION_FAILED", "The form is invalid", [
-      { code: "INVALID_FIELD", message: `1 to ${max} characters of text`, field },
-    ]);
+    throw new ApiError(
+      "VALIDATION_FAILED",
+      "The form is invalid",
+      [{ code: "INVALID_FIELD", message: `1 to ${max} characters of text`, field }],
+      422,
+    );
   return text;
+}
+
+/** A path parameter naming something: text no id can be is 400, as the API refuses a path. */
+export function segmentOf(value: string | undefined, field: string): string {
+  if (!value || value.length > 200 || !storable(value))
+    throw new ApiError("VALIDATION_FAILED", "The path is invalid", [
+      { code: "INVALID_FIELD", message: "Not an id", field },
+    ]);
+  return value;
+}
+
+/** A form's number field as JSON would carry it, so the API's schema judges the number (and refuses what is none). */
+export const numeric = (value: unknown) =>
+  typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)) ? Number(value) : value;
+
+/** What a form says, read by the API operation's own body schema: refused as the API refuses that body (422). */
+export function formBody<T>(schema: z.ZodType<T>, fields: unknown): T {
+  refuseUnstorable("form", fields);
+  const parsed = schema.safeParse(fields);
+  if (!parsed.success) throw validationFailed("form", parsed.error);
+  return parsed.data;
 }
 
 /** An ApiError as the page shows it: its message, then its details (the first 50, the rest counted). */

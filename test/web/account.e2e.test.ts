@@ -8,6 +8,7 @@ import { bootstrapAdmin } from "../../src/commands/accounts/handlers.js";
 import { createLogger } from "../../src/http/logging.js";
 import { JOBS_PATH } from "../../src/release-api/schemas.js";
 import { UsageRecorder } from "../../src/usage/recorder.js";
+import { releaseStream } from "../../streams/release.js";
 import { type AccountApi, openAccountApi, type Person } from "../support/account-api.js";
 import { testApp } from "../support/app.js";
 import { aPackage, sendBatch } from "../support/batches.js";
@@ -234,17 +235,18 @@ describe("the signed-in pages on the embedded default's development issuer", () 
       expect(refused.text).toContain("Sign-in by name works only from this machine.");
     }
     for (const name of ["", "%00", "x".repeat(101)])
-      expect((await raw("/account/sign-in", `name=${name}`, { ...form, Host: host() })).status).toBe(400);
+      expect((await raw("/account/sign-in", `name=${name}`, { ...form, Host: host() })).status).toBe(422);
   });
 
-  it("answers a body that is not a form, and fields no database can hold, with 400, never 500", async () => {
+  it("answers a body that is not a form, and fields no database can hold, with 400 and 422, never 500", async () => {
     const signedIn = await raw("/account/sign-in", "name=bob", { ...form, Host: host() });
     const session = (signedIn.cookie ?? "").split(";")[0] as string;
     const as = { Host: host(), Cookie: session };
     const garbage = { "Content-Type": "multipart/form-data; boundary=zzz" };
     expect((await raw("/account/sign-in", "garbage", { ...garbage, Host: host() })).status).toBe(400);
     expect((await raw("/account/access-request", "garbage", { ...garbage, ...as })).status).toBe(400);
-    expect((await raw("/account/access-request", "competitionId=%00", { ...form, ...as })).status).toBe(400);
+    // A field is refused as the API refuses a body's (422), a form that cannot be read as a body that is no JSON (400).
+    expect((await raw("/account/access-request", "competitionId=%00", { ...form, ...as })).status).toBe(422);
     // A viewer deciding is refused before the path is read; an administrator's odd path below.
     expect((await raw("/account/users/%00/approval", "", { ...form, ...as })).status).toBe(403);
   });
@@ -335,10 +337,17 @@ describe("the administrators' pages", () => {
 
   it("refuses every administrator's page and form to anyone else, changing nothing", async () => {
     const viewerSession = await sessionOf(viewer, keyed.base);
-    for (const target of ["/account/users", "/account/api-consumers", "/account/releases"]) {
+    // Refused on their own account page, which they may see, never cached.
+    for (const target of [
+      "/account/users",
+      "/account/api-consumers",
+      "/account/api-consumers/1",
+      "/account/releases",
+    ]) {
       const res = await fetch(`${keyed.base}${target}`, as(viewerSession));
       expect(res.status, target).toBe(403);
-      expect(await textOf(res)).toMatch(/Only an administrator may do this/);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect(await textOf(res)).toMatch(/Vera Viewer Signed in as viewer\. .*Only an administrator may do this/);
     }
     const forms: [string, Record<string, string>][] = [
       ["/account/api-consumers", { name: "Mine", rateLimitPerMinute: "60", dailyQuota: "100" }],
@@ -348,7 +357,9 @@ describe("the administrators' pages", () => {
     for (const [target, form] of forms) {
       const res = await post(target, form, { session: viewerSession, on: keyed.base });
       expect(res.status, target).toBe(403);
+      expect(await textOf(res)).toMatch(/Vera Viewer Signed in as viewer\. .*Only an administrator may do this/);
     }
+    expect(await a.world.store.readStream(releaseStream("9.9.9"))).toEqual([]);
     expect(await a.history(viewer.id)).toEqual(["AccountCreated"]);
     const consumers = await a.api.get("/api/v1/admin/api-consumers", { token: admin.token });
     expect((consumers.body as { data: { name: string }[] }).data.map((c) => c.name)).not.toContain("Mine");
@@ -396,7 +407,18 @@ describe("the administrators' pages", () => {
     expect(usageText).toContain("GET /api/v1/consumer/usage 1 0");
     expect(usageText).toContain("GET /api/v1/fixtures/{fixtureId} 1 1");
 
-    const rotated = await post(`/account/api-consumers/${consumerId}/keys/rotation`, {}, { session, on: keyed.base });
+    const unconfirmed = await post(
+      `/account/api-consumers/${consumerId}/keys/rotation`,
+      {},
+      { session, on: keyed.base },
+    );
+    expect(unconfirmed.status).toBe(422);
+    expect((await read(key)).status).toBe(200);
+    const rotated = await post(
+      `/account/api-consumers/${consumerId}/keys/rotation`,
+      { confirm: "yes" },
+      { session, on: keyed.base },
+    );
     expect(rotated.status).toBe(200);
     const next = (await rotated.text()).match(/value="(ck_[A-Za-z0-9_-]+)"/)?.[1] as string;
     expect((await read(key)).status).toBe(401);
@@ -414,8 +436,13 @@ describe("the administrators' pages", () => {
     const otherSession = await sessionOf(await a.anAdmin(), keyed.base);
     expect((await fetch(`${keyed.base}/account/api-consumers/${consumerId}`, as(otherSession))).status).toBe(404);
     expect(
-      (await post(`/account/api-consumers/${consumerId}/keys/rotation`, {}, { session: otherSession, on: keyed.base }))
-        .status,
+      (
+        await post(
+          `/account/api-consumers/${consumerId}/keys/rotation`,
+          { confirm: "yes" },
+          { session: otherSession, on: keyed.base },
+        )
+      ).status,
     ).toBe(404);
     expect((await fetch(`${keyed.base}/account/api-consumers/abc`, as())).status).toBe(422);
     expect(

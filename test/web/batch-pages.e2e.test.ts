@@ -81,12 +81,29 @@ describe("a staged batch's page", () => {
     );
     expect(nobody.status).toBe(422);
     expect(textOf(await nobody.text())).toMatch(/mappings\.0\.candidate: /);
+    // More places than the API takes mappings a request, or a place that is none, change nothing either.
+    const many = new URLSearchParams({ referenceType: "participant", otherId: third.strikerId });
+    for (let n = 0; n < 501; n++) many.append("place", JSON.stringify([null, `${WHERE}.${n}.striker`]));
+    const tooMany = await post(`${target}/mappings`, many, session);
+    expect(tooMany.status).toBe(422);
+    expect(textOf(await tooMany.text())).toMatch(/mappings: /);
+    for (const odd of ['"ab"', "[1, 2]", "{}", "[null]"]) {
+      const res = await post(`${target}/mappings`, new URLSearchParams({ place: odd, candidate: "x" }), session);
+      expect(res.status, odd).toBe(422);
+    }
     expect(await revisionOf(batch.batchReference)).toBe(revision);
 
     const candidate = Buffer.from(`participant:${second.strikerId}`).toString("base64url");
     const mapped = await post(`${target}/mappings`, new URLSearchParams({ place: place(1), candidate }), session);
     expect(mapped.status, await mapped.clone().text()).toBe(303);
     expect(mapped.headers.get("location")).toBe(`${target}?done=mapped`);
+    // Sent again while the batch is validated again: refused at the form's address, which
+    // must not reload itself (it answers no GET) and links the batch's page instead.
+    const again = await post(`${target}/mappings`, new URLSearchParams({ place: place(1), candidate }), session);
+    expect(again.status).toBe(409);
+    const refusal = await again.text();
+    expect(refusal).not.toContain('http-equiv="refresh"');
+    expect(refusal).toContain(`href="${target}?reload=off"`);
     await judgedAgain();
     const between = textOf((await pageOf(target, session)).html);
     expect(between).not.toMatch(/Shared Name/);
@@ -109,7 +126,7 @@ describe("a staged batch's page", () => {
     const { fixture, submitter, batch, third } = await aStagedBatch();
     const session = await sessionOf(submitter);
     const target = `/account/batches/${batch.batchReference}`;
-    expect(textOf((await pageOf(target, session)).html)).toMatch(/Replace an item .* #3, [^#]+: unresolved/);
+    expect(textOf((await pageOf(target, session)).html)).toMatch(/Replace an item .* Item 2, [^I]+: unresolved/);
     const replace = (ordinal: string, event: string, by = session) =>
       post(`${target}/resubmissions`, new URLSearchParams({ ordinal, event }), by);
     const revision = await revisionOf(batch.batchReference);
@@ -179,6 +196,27 @@ describe("a validated batch's page, for a reviewer", () => {
 
     const review = (fields: [string, string][]) =>
       post(`${target}/review`, new URLSearchParams([["reason", "Checked"], ...fields]), session);
+    // What the API would refuse: no decision, no choice of items, every item with some ticked.
+    const refusals: [string, string][][] = [
+      [["items", "all"]],
+      [["decision", "approved"]],
+      [
+        ["decision", "maybe"],
+        ["items", "all"],
+      ],
+      [
+        ["decision", "approved"],
+        ["items", "all"],
+        ["ordinals", "0"],
+      ],
+      [
+        ["decision", "approved"],
+        ["items", "chosen"],
+        ["ordinals", "-1"],
+      ],
+    ];
+    for (const fields of refusals) expect((await review(fields)).status, JSON.stringify(fields)).toBe(422);
+    expect(await statusOf(batch.batchReference, api.admin)).toMatchObject({ review: { approved: 0, undecided: 4 } });
     const none = await review([
       ["items", "chosen"],
       ["decision", "approved"],

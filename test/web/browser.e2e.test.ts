@@ -421,7 +421,9 @@ describe("the signed-in pages in Chromium, on the embedded default's development
     const items = body.fixtures[0]?.innings.flatMap((i) => i.events).length as number;
     expect(counts).toMatchObject({ accepted: 1, duplicate: items - 1 });
     const table = submitter.locator("table", { has: submitter.locator("caption", { hasText: "items" }) });
-    await expect(table.locator("caption").textContent()).resolves.toBe("The first 200 items");
+    await expect(table.locator("caption").textContent()).resolves.toBe(
+      "The first 200 items (numbered as the report numbers them, from 0)",
+    );
     expect(await table.locator("tbody tr").count()).toBe(Math.min(200, items));
     // Its sender sees where review stands, and no form to decide it.
     await expect(submitter.locator("#review-state").textContent()).resolves.toBe(

@@ -80,13 +80,15 @@ export async function mapBatchReferences(
 async function checked(deps: Deps, read: ReadPackage, locate: Locate, batch: Batch, asked: MappingRequest[]) {
   const open = await openRequirements(deps, read, locate, batch.competitionId);
   const problems: Problem[] = [];
+  const seen = new Set<string>();
   const chosen = asked.flatMap((m, i) => {
     const at = (field: string, code: string, message: string) => {
       problems.push({ code, message, field: `mappings.${i}.${field}` });
       return [];
     };
-    if (asked.slice(0, i).some((earlier) => placeKey(earlier) === placeKey(m)))
+    if (seen.has(placeKey(m)))
       return at("referencePath", "DUPLICATE_MAPPING", `${m.referencePath} is mapped once a request`);
+    seen.add(placeKey(m));
     const requirement = open.get(placeKey(m));
     if (!requirement)
       return at(

@@ -64,7 +64,7 @@ export function BatchPage({
           ? `Validating: ${batch.progress.itemsDone} of ${batch.progress.itemsTotal ?? "?"} items so far.`
           : `Status: ${batch.status.replace("_", " ")}. ${counts.accepted} accepted, ${counts.rejected} rejected, ${counts.unresolved} unresolved, ${counts.duplicate} duplicate, ${counts.conflicting} conflicting.`}
       </p>
-      {working && <ReloadControl reloading={reload} />}
+      {working && <ReloadControl reloading={reload} path={`/account/batches/${batch.batchReference}`} />}
       <Outcomes outcome={outcome} />
       {!working && <Review batch={batch} reviewer={reviewer} />}
       {batch.status === "staged" && resolver && references.length > 0 && (
@@ -98,7 +98,7 @@ export function BatchPage({
       )}
       {items.length > 0 && (
         <Table
-          caption={items.length < (batch.progress.itemsTotal ?? 0) ? `The first ${items.length} items` : "Every item"}
+          caption={`${items.length < (batch.progress.itemsTotal ?? 0) ? `The first ${items.length} items` : "Every item"} (numbered as the report numbers them, from 0)`}
           columns={[
             ...(choosing ? [{ text: "Choose" }] : []),
             "#",
@@ -118,12 +118,12 @@ export function BatchPage({
                         name="ordinals"
                         value={String(i.ordinal)}
                         form="review"
-                        aria-label={`Choose item ${i.ordinal + 1}`}
+                        aria-label={`Choose item ${i.ordinal}`}
                       />
                     )}
                   </td>
                 )}
-                <td>{i.ordinal + 1}</td>
+                <td>{i.ordinal}</td>
                 <td class="text">{where(i)}</td>
                 <td class="text">
                   {i.publication?.status === "published" ? (
@@ -279,7 +279,7 @@ function Resubmission({ batch, items }: { batch: BatchView; items: readonly Repo
         <label for="ordinal">Item</label>
         <select id="ordinal" name="ordinal">
           {items.map((i) => (
-            <option value={String(i.ordinal)}>{`#${i.ordinal + 1}, ${where(i) || i.path}: ${i.outcome}`}</option>
+            <option value={String(i.ordinal)}>{`Item ${i.ordinal}, ${where(i) || i.path}: ${i.outcome}`}</option>
           ))}
         </select>
         <label for="event">The replacement delivery (JSON, as in the package)</label>

@@ -106,7 +106,10 @@ function Consumer({ consumer }: { consumer: ConsumerView }) {
         </tbody>
       </Table>
       <form class="inline" method="post" action={`${path}/keys/rotation`}>
-        <button type="submit" aria-label={`Rotate the keys of ${consumer.name}`}>
+        <label>
+          <input type="checkbox" name="confirm" value="yes" required /> Its programs' keys stop working
+        </label>{" "}
+        <button type="submit" aria-label={`Rotate keys of ${consumer.name}`}>
           Rotate keys
         </button>
       </form>
@@ -115,15 +118,7 @@ function Consumer({ consumer }: { consumer: ConsumerView }) {
 }
 
 /** The one page showing a new key: after an issue or a rotation. */
-export function IssuedKeyPage({
-  consumer,
-  apiKey,
-  origin,
-}: {
-  consumer: ConsumerView;
-  apiKey: string;
-  origin: string;
-}) {
+export function IssuedKeyPage({ consumer, apiKey }: { consumer: ConsumerView; apiKey: string }) {
   return (
     <Layout title={`A new key for ${consumer.name}`}>
       <p class="crumbs">
@@ -138,10 +133,10 @@ export function IssuedKeyPage({
         <br />
         <input id="api-key" class="key" readonly value={apiKey} size={60} />
       </p>
-      <p>Send it in a header; never in a URL, which is logged:</p>
-      <pre>
-        <code>{`curl -H 'X-API-Key: ${apiKey}' ${origin}/api/v1/consumer/usage`}</code>
-      </pre>
+      <p>
+        Send it in the <code>X-API-Key</code> header of every request, never in a URL (URLs are logged). Its own usage,
+        for instance: <code>GET /api/v1/consumer/usage</code> with <code>X-API-Key: {apiKey}</code>.
+      </p>
     </Layout>
   );
 }

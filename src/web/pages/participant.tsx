@@ -92,10 +92,12 @@ function SeasonCharts({ aggregates }: { aggregates: readonly ParticipantAggregat
   const byCompetition = new Map<string, ParticipantAggregate[]>();
   for (const a of aggregates)
     if (a.scope.type === "season") {
-      const name = a.scope.competition?.name ?? "";
-      byCompetition.set(name, [...(byCompetition.get(name) ?? []), a]);
+      const competition = a.scope.competition?.competitionId ?? "";
+      byCompetition.set(competition, [...(byCompetition.get(competition) ?? []), a]);
     }
-  const charted = [...byCompetition].filter(([, seasons]) => seasons.length > 1);
+  const charted = [...byCompetition.values()]
+    .filter((seasons) => seasons.length > 1)
+    .map((seasons) => [seasons[0]?.scope.competition?.name ?? "", seasons] as const);
   if (charted.length === 0) return null;
   return (
     <section>

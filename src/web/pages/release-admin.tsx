@@ -49,7 +49,7 @@ export function ReleaseJobPage({ job, reload }: { job: ReleaseJobView; reload: b
         {job.status === "failed" &&
           `Failed: ${job.failure ?? "no reason was recorded"}. Asking for the version again starts a new job.`}
       </p>
-      {working && <ReloadControl reloading={reload} />}
+      {working && <ReloadControl reloading={reload} path={`/account/releases/jobs/${job.jobId}`} />}
       <dl class="facts">
         <dt>Cut at log position</dt>
         <dd>{job.position}</dd>

@@ -90,21 +90,29 @@ function Changes({
                 {c.name}
               </option>
             ))}
+            {/* A scope beyond the listed competitions stays in the form, so a change keeps it. */}
+            {user.competitionIds
+              .filter((id) => !competitions.some((c) => c.competitionId === id))
+              .map((id) => (
+                <option value={id} selected>
+                  {id}
+                </option>
+              ))}
           </select>{" "}
-          <button type="submit" aria-label={`Change ${user.displayName}'s scope`}>
+          <button type="submit" aria-label={`Change scope of ${user.displayName}`}>
             Change scope
           </button>
         </form>
       )}{" "}
       {user.role === "submitter" && (
         <form class="inline" method="post" action={action("revocation")}>
-          <button type="submit" class="secondary" aria-label={`Revoke ${user.displayName}'s submitter access`}>
+          <button type="submit" class="secondary" aria-label={`Revoke access of ${user.displayName}`}>
             Revoke access
           </button>
         </form>
       )}{" "}
       <form class="inline" method="post" action={action("promotion")}>
-        <button type="submit" class="secondary" aria-label={`Make ${user.displayName} an administrator`}>
+        <button type="submit" class="secondary" aria-label={`Make administrator: ${user.displayName}`}>
           Make administrator
         </button>
       </form>
