@@ -56,6 +56,8 @@ const settingsSchema = z.object({
   AUTH_AUDIENCE: z.string().trim().default("authenticated"),
   AUTH_ADMIN_URL: urlWithScheme("AUTH_ADMIN_URL", ["https", "http"]).optional(),
   AUTH_ADMIN_SECRET: z.string().trim().optional(),
+  AUTH_SIGN_IN_URL: urlWithScheme("AUTH_SIGN_IN_URL", ["https", "http"]).optional(),
+  AUTH_PUBLISHABLE_KEY: z.string().trim().optional(),
   // Keys the digests of API keys and client addresses (docs/consumers.md); unset: a file in DATA_DIR.
   SERVER_SECRET: z.string().trim().min(32, "SERVER_SECRET must be at least 32 characters").optional(),
   ANONYMOUS_RATE_LIMIT_PER_MINUTE: limitSetting("ANONYMOUS_RATE_LIMIT_PER_MINUTE", 30),
@@ -136,6 +138,10 @@ export type Settings = {
   authAdminUrl: string | undefined;
   /** The server-only admin credential; without it account deletion is unavailable. */
   authAdminSecret: Secret | undefined;
+  /** The provider's auth API base for the web UI's email and password sign-in (GoTrue's password grant). */
+  authSignInUrl: string | undefined;
+  /** The provider project's publishable key, sent with a sign-in (public: it identifies the project). */
+  authPublishableKey: string | undefined;
   /** The key of the keyed digests (API keys, client addresses); unset means a file in `dataDir`. */
   serverSecret: Secret | undefined;
   /** Canonical reads without an API key: per client address, and all of them together. */
@@ -162,13 +168,22 @@ function identityProblems(present: Record<string, string>): string[] {
   if (present.AUTH_JWKS_URL) {
     if (!present.AUTH_ISSUER) problems.push("AUTH_ISSUER is required with AUTH_JWKS_URL (the iss claim tokens carry)");
   } else {
-    for (const key of ["AUTH_ISSUER", "AUTH_AUDIENCE", "AUTH_ADMIN_URL", "AUTH_ADMIN_SECRET"]) {
+    for (const key of [
+      "AUTH_ISSUER",
+      "AUTH_AUDIENCE",
+      "AUTH_ADMIN_URL",
+      "AUTH_ADMIN_SECRET",
+      "AUTH_SIGN_IN_URL",
+      "AUTH_PUBLISHABLE_KEY",
+    ]) {
       if (present[key])
         problems.push(`${key} only applies with AUTH_JWKS_URL; without it the built-in development issuer is used`);
     }
   }
   if (Boolean(present.AUTH_ADMIN_URL) !== Boolean(present.AUTH_ADMIN_SECRET))
     problems.push("AUTH_ADMIN_URL and AUTH_ADMIN_SECRET must be set together");
+  if (Boolean(present.AUTH_SIGN_IN_URL) !== Boolean(present.AUTH_PUBLISHABLE_KEY))
+    problems.push("AUTH_SIGN_IN_URL and AUTH_PUBLISHABLE_KEY must be set together");
   return problems;
 }
 
@@ -216,6 +231,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     authAudience: s.AUTH_AUDIENCE,
     authAdminUrl: s.AUTH_ADMIN_URL,
     authAdminSecret: s.AUTH_ADMIN_SECRET === undefined ? undefined : new Secret(s.AUTH_ADMIN_SECRET),
+    authSignInUrl: s.AUTH_SIGN_IN_URL,
+    authPublishableKey: s.AUTH_PUBLISHABLE_KEY,
     serverSecret: s.SERVER_SECRET === undefined ? undefined : new Secret(s.SERVER_SECRET),
     anonymousLimits: {
       perSourcePerMinute: s.ANONYMOUS_RATE_LIMIT_PER_MINUTE,

@@ -70,7 +70,10 @@ export function accountLimit(deps: AppDependencies, name: string, limit: Limit):
   };
 }
 
-/** Counts one request of an account against `name`'s limit (the web UI's forms share the API's), refusing past it (429). */
+/**
+ * Counts one request of an account (or of a client, by `sourceOf`) against `name`'s limit (the
+ * web UI's forms share the API's), refusing past it (429).
+ */
 export async function admitAccount(
   deps: AppDependencies,
   c: Context,

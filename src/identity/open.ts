@@ -1,5 +1,6 @@
 import { InvalidSettings, type Settings } from "../config.js";
 import { type DevIssuer, openDevIssuer } from "./dev-issuer.js";
+import { openPasswordSignIn, type PasswordSignIn } from "./password-sign-in.js";
 import { type IdentityProviderAdmin, openProviderAdmin } from "./provider-admin.js";
 import { rememberingVerifier } from "./remembered-tokens.js";
 import { createTokenVerifier, type TokenVerifier } from "./verifier.js";
@@ -10,11 +11,20 @@ export type Identity = {
   devIssuer?: DevIssuer;
   /** The provider's admin API, present only when AUTH_ADMIN_URL and AUTH_ADMIN_SECRET are set. */
   providerAdmin?: IdentityProviderAdmin;
+  /** Email and password sign-in at the provider, present only when AUTH_SIGN_IN_URL and AUTH_PUBLISHABLE_KEY are set. */
+  passwordSignIn?: PasswordSignIn;
 };
 
 export type IdentitySettings = Pick<
   Settings,
-  "dataDir" | "authJwksUrl" | "authIssuer" | "authAudience" | "authAdminUrl" | "authAdminSecret"
+  | "dataDir"
+  | "authJwksUrl"
+  | "authIssuer"
+  | "authAudience"
+  | "authAdminUrl"
+  | "authAdminSecret"
+  | "authSignInUrl"
+  | "authPublishableKey"
 >;
 
 /**
@@ -32,7 +42,8 @@ export async function openIdentity(settings: IdentitySettings): Promise<Identity
         keys: { jwksUrl: settings.authJwksUrl },
       }),
     );
-    return { verifier, providerAdmin: openProviderAdmin(settings) };
+    const passwordSignIn = openPasswordSignIn(settings);
+    return { verifier, providerAdmin: openProviderAdmin(settings), ...(passwordSignIn ? { passwordSignIn } : {}) };
   }
   const devIssuer = await openDevIssuer(settings.dataDir);
   const verifier = rememberingVerifier(

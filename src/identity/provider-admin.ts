@@ -138,7 +138,7 @@ export function supabaseAdmin(options: SupabaseAdminOptions): IdentityProviderAd
   };
 }
 
-const isTimeout = (error: unknown) =>
+export const isTimeout = (error: unknown) =>
   error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 
 /** The configured admin adapter, or `undefined` when no admin URL and secret are set. */

@@ -4,10 +4,14 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { findAccount, listPendingRequests } from "../accounts/queries.js";
 import { listBatches } from "../batches/queries.js";
 import { decideSubmitterAccess, rejectSubmitterAccess, requestSubmitterAccess } from "../commands/accounts/handlers.js";
+import { sourceOf } from "../http/access.js";
 import type { Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { application, authenticate, type Caller, commandContext, settled } from "../http/authentication.js";
-import { asApiError } from "../http/errors.js";
+import { ApiError, asApiError } from "../http/errors.js";
+import { admitAccount } from "../http/rate-limits.js";
+import { SignInRefused } from "../identity/password-sign-in.js";
+import { ProviderUnavailable } from "../identity/provider-admin.js";
 import { InvalidToken } from "../identity/verifier.js";
 import { readModels } from "../read-api/params.js";
 import { readableHistory } from "../read-api/queries/delivery-history.js";
@@ -52,6 +56,21 @@ export const ACCOUNT_ROUTES = [
   `GET ${ACCOUNT_PATH}/deliveries/:eventId`,
 ] as const;
 
+/** A password as typed: every character counts (none trimmed), at most 1,024 of them, else 422. */
+function passwordOf(value: unknown): string {
+  if (typeof value !== "string" || value.length === 0 || value.length > 1024)
+    throw new ApiError(
+      "VALIDATION_FAILED",
+      "The form is invalid",
+      [{ code: "INVALID_FIELD", message: "1 to 1,024 characters", field: "password" }],
+      422,
+    );
+  return value;
+}
+
+/** Password sign-ins a client may try a minute: the provider counts them all as this server's. */
+const PASSWORD_SIGN_INS = { limit: 10, windowMs: 60_000 };
+
 const NOTICES = {
   requested: "Your request was sent to the administrators.",
   approved: "The request was approved.",
@@ -95,17 +114,26 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
     let token: string;
     try {
       const form = await formOf(c);
-      const devIssuer = deps.identity?.devIssuer;
+      const { devIssuer, passwordSignIn } = deps.identity ?? {};
       if (devIssuer) {
         if (!fromThisMachine(c, deps)) return signIn(c, deps, "Sign-in by name works only from this machine.", 403);
         const name = textOf(form.name, "name", 100);
         token = await devIssuer.issueToken({ subject: name, displayName: name });
+      } else if (passwordSignIn && form.email !== undefined) {
+        // Each attempt is the provider's to judge, from this server's address: counted per client here first.
+        await admitAccount(deps, c, sourceOf(deps, c), "password-sign-ins", PASSWORD_SIGN_INS);
+        token = await passwordSignIn(textOf(form.email, "email", 320), passwordOf(form.password));
       } else {
         token = typeof form.token === "string" ? form.token.trim() : "";
       }
       await authenticate(deps, c, token);
     } catch (error) {
       if (error instanceof InvalidToken) return signIn(c, deps, "That token is not valid here.", 401);
+      if (error instanceof SignInRefused) return signIn(c, deps, `The identity provider says: ${error.message}`, 401);
+      if (error instanceof ProviderUnavailable) {
+        deps.logger.warn({ reason: error.reason, status: error.status }, "identity provider did not sign in");
+        return signIn(c, deps, "The identity provider does not answer just now; try again shortly.", 503);
+      }
       const refused = asApiError(error);
       if (refused) return signIn(c, deps, refused.details?.[0]?.message ?? refused.message, refused.status);
       throw error;

@@ -166,7 +166,12 @@ const peerAddress = (c: Context) => {
 export const signIn = (c: Context, deps: AppDependencies, problem?: string, status: ContentfulStatusCode = 200) =>
   page(
     c,
-    <SignInPage devIssuer={!!deps.identity?.devIssuer} local={fromThisMachine(c, deps)} problem={problem} />,
+    <SignInPage
+      devIssuer={!!deps.identity?.devIssuer}
+      password={!!deps.identity?.passwordSignIn}
+      local={fromThisMachine(c, deps)}
+      problem={problem}
+    />,
     status,
   );
 

@@ -17,6 +17,8 @@ describe("runtime settings", () => {
       authAudience: "authenticated",
       authAdminUrl: undefined,
       authAdminSecret: undefined,
+      authSignInUrl: undefined,
+      authPublishableKey: undefined,
       serverSecret: undefined,
       anonymousLimits: { perSourcePerMinute: 30, platformPerMinute: 600 },
       batchesPerMinute: 10,
@@ -127,12 +129,16 @@ describe("runtime settings", () => {
         AUTH_AUDIENCE: "cricket",
         AUTH_ADMIN_URL: "https://ref.supabase.co/auth/v1",
         AUTH_ADMIN_SECRET: "sb_secret_abc",
+        AUTH_SIGN_IN_URL: "https://ref.supabase.co/auth/v1",
+        AUTH_PUBLISHABLE_KEY: "sb_publishable_xyz",
       });
       expect(settings).toMatchObject({
         authJwksUrl: provider.AUTH_JWKS_URL,
         authIssuer: provider.AUTH_ISSUER,
         authAudience: "cricket",
         authAdminUrl: "https://ref.supabase.co/auth/v1",
+        authSignInUrl: "https://ref.supabase.co/auth/v1",
+        authPublishableKey: "sb_publishable_xyz",
       });
       expect(settings.authAdminSecret?.reveal()).toBe("sb_secret_abc");
     });
@@ -162,6 +168,11 @@ describe("runtime settings", () => {
         /AUTH_JWKS_URL must be a URL starting with https:\/\/ or http:\/\//,
       ],
       [{ ...provider, AUTH_ADMIN_URL: "x.example", AUTH_ADMIN_SECRET: "s" }, /AUTH_ADMIN_URL must be a URL/],
+      [
+        { ...provider, AUTH_SIGN_IN_URL: "https://x.example" },
+        /AUTH_SIGN_IN_URL and AUTH_PUBLISHABLE_KEY must be set together/,
+      ],
+      [{ AUTH_PUBLISHABLE_KEY: "k" }, /AUTH_PUBLISHABLE_KEY only applies with AUTH_JWKS_URL/],
     ])("refuses %o", (env, message) => {
       expect(() => loadSettings(env)).toThrow(message);
     });

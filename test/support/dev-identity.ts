@@ -9,4 +9,6 @@ export const developmentIdentity = (dataDir: string) =>
     authAudience: "authenticated",
     authAdminUrl: undefined,
     authAdminSecret: undefined,
+    authSignInUrl: undefined,
+    authPublishableKey: undefined,
   });

@@ -23,7 +23,7 @@ type SigningKey = {
   publicJwk: JWK;
   published: boolean;
 };
-type User = { id: string; email: string | null };
+type User = { id: string; email: string | null; password?: string; name?: string };
 
 /**
  * A local identity provider on 127.0.0.1 shaped like Supabase Auth (GoTrue): real signed
@@ -33,10 +33,12 @@ type User = { id: string; email: string | null };
  */
 export async function startIdentityProvider(options: { secret?: string } = {}) {
   const secret = options.secret ?? `sb_secret_${randomUUID()}`;
+  /** The project's publishable key, which a password sign-in sends as `apikey`. */
+  const publishableKey = `sb_publishable_${randomUUID()}`;
   const keys = new Map<string, SigningKey>();
   const users = new Map<string, User>();
-  const requests = { jwks: 0, adminList: 0, adminDelete: 0 };
-  const failures: { jwks?: FailureMode; admin?: FailureMode } = {};
+  const requests = { jwks: 0, adminList: 0, adminDelete: 0, signIn: 0 };
+  const failures: { jwks?: FailureMode; admin?: FailureMode; signIn?: FailureMode } = {};
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
@@ -55,8 +57,42 @@ export async function startIdentityProvider(options: { secret?: string } = {}) {
   const authorised = (req: IncomingMessage) =>
     req.headers.apikey === secret && req.headers.authorization === `Bearer ${secret}`;
 
+  /** GoTrue's password grant: the session of a user whose email and password match, else its 400. */
+  const signIn = async (req: IncomingMessage, res: ServerResponse) => {
+    requests.signIn++;
+    if (req.headers.apikey !== publishableKey)
+      return send(res, 401, {
+        message: "Invalid API key",
+        hint: "Double check your Supabase `anon` or `service_role` API key.",
+      });
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    if (misbehave(res, failures.signIn, { session: "none" })) return;
+    const { email, password } = JSON.parse(body) as { email?: string; password?: string };
+    const user = [...users.values()].find(
+      (u) => u.email === email && u.password !== undefined && u.password === password,
+    );
+    if (!user)
+      return send(res, 400, { code: 400, error_code: "invalid_credentials", msg: "Invalid login credentials" });
+    const access = await provider.accessToken({
+      sub: user.id,
+      email: user.email ?? "",
+      user_metadata: { name: user.name },
+    });
+    return send(res, 200, {
+      access_token: access,
+      token_type: "bearer",
+      expires_in: 3600,
+      expires_at: Math.floor(Date.now() / 1000) + 3600,
+      refresh_token: randomUUID().slice(0, 12),
+      user: { id: user.id, aud: "authenticated", role: "authenticated", email: user.email ?? "" },
+    });
+  };
+
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (req.method === "POST" && url.pathname === "/auth/v1/token" && url.searchParams.get("grant_type") === "password")
+      return void signIn(req, res);
     if (req.method === "GET" && url.pathname === "/auth/v1/.well-known/jwks.json") {
       requests.jwks++;
       if (misbehave(res, failures.jwks, { keys: "none" })) return;
@@ -108,6 +144,7 @@ export async function startIdentityProvider(options: { secret?: string } = {}) {
     authUrl: issuer,
     jwksUrl: `${issuer}/.well-known/jwks.json`,
     secret,
+    publishableKey,
     requests,
     failures,
 
@@ -168,10 +205,10 @@ export async function startIdentityProvider(options: { secret?: string } = {}) {
       return provider.sign(merged, { kid: opts.kid });
     },
 
-    /** Adds a user to the provider's admin API; returns its id. */
-    addUser(email: string | null = `${randomUUID()}@example.com`): string {
+    /** Adds a user to the provider (its admin API, and its password sign-in when given one); returns its id. */
+    addUser(email: string | null = `${randomUUID()}@example.com`, signIn?: { password: string; name: string }): string {
       const id = randomUUID();
-      users.set(id, { id, email });
+      users.set(id, { id, email, ...signIn });
       return id;
     },
     hasUser: (id: string) => users.has(id),

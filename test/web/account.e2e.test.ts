@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bootstrapAdmin } from "../../src/commands/accounts/handlers.js";
 import { createLogger } from "../../src/http/logging.js";
+import { passwordSignIn } from "../../src/identity/password-sign-in.js";
 import { JOBS_PATH } from "../../src/release-api/schemas.js";
 import { UsageRecorder } from "../../src/usage/recorder.js";
 import { releaseStream } from "../../streams/release.js";
@@ -471,5 +472,59 @@ describe("the administrators' pages", () => {
     });
     expect((viaApi.body as { data: { version: string } }).data.version).toBe("3.1.4");
     expect((await fetch(`${keyed.base}/account/releases/jobs/not-a-job`, as())).status).toBe(404);
+  });
+});
+
+describe("signing in with an email and password at the identity provider", () => {
+  let site: { server: Server; base: string };
+  let logs: () => string;
+  beforeAll(async () => {
+    const deps = a.deps();
+    const signIn = passwordSignIn({ url: a.provider.authUrl, publishableKey: a.provider.publishableKey });
+    const app = testApp(undefined, { ...deps, identity: { ...deps.identity, passwordSignIn: signIn } });
+    logs = app.rawLogs;
+    site = await listening(app.app);
+  });
+  afterAll(async () => {
+    a.provider.failures.signIn = undefined;
+    await new Promise((resolve) => site?.server.close(resolve));
+  });
+
+  const signInWith = (email: string, password: string) =>
+    post("/account/sign-in", { email, password }, { on: site.base });
+
+  it("exchanges them at the provider for its token, and the session is that token's", async () => {
+    const page = await textOf(await fetch(`${site.base}/account`));
+    expect(page).toMatch(/Email Password Sign in/);
+    expect(page).toMatch(/Or sign in with the identity provider, then paste the access token/);
+    const email = `${randomUUID().slice(0, 8)}@example.com`;
+    a.provider.addUser(email, { password: " correct horse ", name: "Pat Password" });
+    const signedIn = await signInWith(email, " correct horse ");
+    expect(signedIn.status, await signedIn.clone().text()).toBe(303);
+    const session = (signedIn.headers.get("set-cookie") ?? "").split(";")[0] as string;
+    expect(session).toMatch(/^cricket_session=ey/);
+    expect(await textOf(await fetch(`${site.base}/account`, { headers: { Cookie: session } }))).toMatch(
+      /Pat Password Signed in as viewer\./,
+    );
+    // Every character of a password counts, and none is written to the log.
+    const trimmed = await signInWith(email, "correct horse");
+    expect(trimmed.status).toBe(401);
+    expect(trimmed.headers.get("set-cookie")).toBeNull();
+    expect(await textOf(trimmed)).toMatch(/The identity provider says: Invalid login credentials/);
+    expect(logs()).not.toContain("correct horse");
+  });
+
+  it("says so when the provider does not answer as it should, and counts each client's attempts", async () => {
+    a.provider.failures.signIn = "status_500";
+    const failing = await signInWith("someone@example.com", "secret");
+    expect(failing.status).toBe(503);
+    expect(await textOf(failing)).toMatch(/The identity provider does not answer just now/);
+    a.provider.failures.signIn = "wrong_shape";
+    expect((await signInWith("someone@example.com", "secret")).status).toBe(503);
+    a.provider.failures.signIn = undefined;
+    // Ten a minute from one client (the provider sees them all as this server's), then 429.
+    let last = 0;
+    for (let n = 0; n < 10 && last !== 429; n++) last = (await signInWith("someone@example.com", "wrong")).status;
+    expect(last).toBe(429);
   });
 });

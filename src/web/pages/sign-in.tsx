@@ -3,10 +3,22 @@ import { Layout } from "../layout.js";
 /**
  * How to sign in on this server. With no identity provider configured (the embedded
  * default) its development issuer signs a token for any name typed here, for requests from
- * the machine itself only, and the page says so. With a provider, the provider's access
- * token is pasted: it is what its own sign-in hands out.
+ * the machine itself only, and the page says so. With a provider, an email and password
+ * signed in at it when its sign-in is configured; else (or besides) the provider's access
+ * token, pasted: it is what its own sign-in hands out.
  */
-export function SignInPage({ devIssuer, local, problem }: { devIssuer: boolean; local: boolean; problem?: string }) {
+export function SignInPage({
+  devIssuer,
+  password,
+  local,
+  problem,
+}: {
+  devIssuer: boolean;
+  /** The provider's email and password sign-in is configured. */
+  password: boolean;
+  local: boolean;
+  problem?: string;
+}) {
   return (
     <Layout title="Sign in">
       <h1>Sign in</h1>
@@ -38,12 +50,33 @@ export function SignInPage({ devIssuer, local, problem }: { devIssuer: boolean; 
           </p>
         )
       ) : (
-        <form class="panel" method="post" action="/account/sign-in">
-          <p>Sign in with the identity provider, then paste the access token it gave you.</p>
-          <label for="token">Access token</label>
-          <textarea id="token" name="token" required rows={4} maxlength={8192} />
-          <button type="submit">Sign in</button>
-        </form>
+        <>
+          {password && (
+            <form class="panel" method="post" action="/account/sign-in">
+              <p>Sign in with your account at the identity provider.</p>
+              <label for="email">Email</label>
+              <input id="email" name="email" type="email" required maxlength={320} autocomplete="username" />
+              <label for="password">Password</label>
+              <input
+                id="password"
+                name="password"
+                type="password"
+                required
+                maxlength={1024}
+                autocomplete="current-password"
+              />
+              <button type="submit">Sign in</button>
+            </form>
+          )}
+          <form class="panel" method="post" action="/account/sign-in">
+            <p>
+              {password ? "Or sign in" : "Sign in"} with the identity provider, then paste the access token it gave you.
+            </p>
+            <label for="token">Access token</label>
+            <textarea id="token" name="token" required rows={4} maxlength={8192} />
+            <button type="submit">{password ? "Sign in with the token" : "Sign in"}</button>
+          </form>
+        </>
       )}
     </Layout>
   );
