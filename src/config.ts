@@ -184,6 +184,13 @@ function identityProblems(present: Record<string, string>): string[] {
     problems.push("AUTH_ADMIN_URL and AUTH_ADMIN_SECRET must be set together");
   if (Boolean(present.AUTH_SIGN_IN_URL) !== Boolean(present.AUTH_PUBLISHABLE_KEY))
     problems.push("AUTH_SIGN_IN_URL and AUTH_PUBLISHABLE_KEY must be set together");
+  if (present.AUTH_SIGN_IN_URL && URL.canParse(present.AUTH_SIGN_IN_URL)) {
+    const { search, hash } = new URL(present.AUTH_SIGN_IN_URL);
+    if (search || hash) problems.push("AUTH_SIGN_IN_URL must be the auth API's base, without a query or fragment");
+  }
+  // The publishable key is sent from here on every sign-in; a secret one would act on every user.
+  if (present.AUTH_PUBLISHABLE_KEY?.startsWith("sb_secret_"))
+    problems.push("AUTH_PUBLISHABLE_KEY holds a secret key (sb_secret_…): give the project's publishable key");
   return problems;
 }
 

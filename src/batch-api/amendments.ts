@@ -133,6 +133,19 @@ const resubmitRoute = createRoute({
   },
 });
 
+export const canonicalFixtureRequestSchema = z
+  .strictObject({
+    referencePath: z.string().min(1).max(300).openapi({
+      description: "The fixture's requirement `referencePath` (`fixtures.N`), as the report shows it.",
+      example: "fixtures.0",
+    }),
+    file: z.string().min(1).max(255).optional().openapi({
+      description: "The `file` of the report items of that fixture, in a package of several files.",
+      example: "week-3.json",
+    }),
+  })
+  .openapi("CanonicalFixtureRequest");
+
 const canonicalFixtureRoute = createRoute({
   method: "post",
   path: "/api/v1/batches/{batchReference}/canonical-fixtures",
@@ -149,18 +162,7 @@ const canonicalFixtureRoute = createRoute({
       required: true,
       content: {
         "application/json": {
-          schema: z
-            .strictObject({
-              referencePath: z.string().min(1).max(300).openapi({
-                description: "The fixture's requirement `referencePath` (`fixtures.N`), as the report shows it.",
-                example: "fixtures.0",
-              }),
-              file: z.string().min(1).max(255).optional().openapi({
-                description: "The `file` of the report items of that fixture, in a package of several files.",
-                example: "week-3.json",
-              }),
-            })
-            .openapi("CanonicalFixtureRequest"),
+          schema: canonicalFixtureRequestSchema,
         },
       },
     },

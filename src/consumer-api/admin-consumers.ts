@@ -5,7 +5,7 @@ import { issueConsumer, type KeyOutcome, revokeKey, rotateKeys } from "../comman
 import { type ConsumerView, listOwnedConsumers } from "../consumers/queries.js";
 import { consumerFromStream } from "../consumers/stream-view.js";
 import { implemented, type Router } from "../http/api.js";
-import type { AppDependencies } from "../http/app.js";
+import { type AppDependencies, secretOf } from "../http/app.js";
 import {
   application,
   bearerSecurity,
@@ -215,12 +215,6 @@ export async function consumerWithNewKey(deps: AppDependencies, outcome: KeyOutc
   const consumer = consumerFromStream(stream.filter((event) => event.revision <= outcome.nextRevision));
   if (!consumer) throw new Error(`consumer ${outcome.consumerId} has no stream after its command`);
   return consumer;
-}
-
-/** The secret keys are digested with (every app made by createApp has one). */
-export function secretOf(deps: AppDependencies) {
-  if (!deps.secret) throw new Error("this app was created without a server secret");
-  return deps.secret;
 }
 
 export function registerAdminConsumers(app: Router, deps: AppDependencies) {

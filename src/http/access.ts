@@ -8,7 +8,7 @@ import { type ActiveKey, findActiveKey } from "../consumers/queries.js";
 import type { Admission } from "../limits/fixed-window.js";
 import { sourceNetwork } from "../limits/source-network.js";
 import type { CountedWindow } from "../limits/window-counter.js";
-import type { AppDependencies } from "./app.js";
+import { type AppDependencies, secretOf } from "./app.js";
 import { ApiError, asApiError } from "./errors.js";
 import { countRequest, quotaHeaders, rateLimitExceeded, rateLimitHeaders, retryAfter } from "./rate-limits.js";
 
@@ -207,8 +207,7 @@ async function anonymous(deps: AppDependencies, c: Context, next: () => Promise<
 
 /** The client's network as limits know it (see sourceNetwork), keyed by the server secret, so no address is kept. */
 export function sourceOf(deps: AppDependencies, c: Context): string {
-  if (!deps.secret) throw new Error("createApp gives every app a server secret");
-  return deps.secret.digest("client-address", sourceNetwork(clientAddress(c, deps.trustedProxyHops ?? 0)));
+  return secretOf(deps).digest("client-address", sourceNetwork(clientAddress(c, deps.trustedProxyHops ?? 0)));
 }
 
 /** Middleware of a canonical read: keyed when X-API-Key is sent, anonymous otherwise. */

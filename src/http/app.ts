@@ -222,3 +222,9 @@ function toApiError(error: Error): ApiError | undefined {
 }
 
 const respond = (c: Context, error: ApiError) => c.json(error.toBody(), error.status, error.headers());
+
+/** The secret of the keyed digests (API keys, client addresses): every app made by createApp has one. */
+export function secretOf(deps: AppDependencies) {
+  if (!deps.secret) throw new Error("this app was created without a server secret");
+  return deps.secret;
+}

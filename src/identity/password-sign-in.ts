@@ -16,9 +16,27 @@ export class SignInRefused extends Error {
   override readonly name = "SignInRefused";
 }
 
+/** The provider's own limit on sign-ins was reached (it counts them all as this server's). */
+export class SignInThrottled extends Error {
+  override readonly name = "SignInThrottled";
+  constructor(readonly retryAfterSeconds: number) {
+    super("The identity provider takes no more sign-ins just now");
+  }
+}
+
 const sessionSchema = z.object({ access_token: z.string().min(1) });
 /** GoTrue's error bodies: `{code, error_code, msg}`, or the OAuth form `{error, error_description}`. */
-const refusalSchema = z.object({ msg: z.string().optional(), error_description: z.string().optional() });
+const refusalSchema = z.object({
+  error_code: z.string().optional(),
+  msg: z.string().optional(),
+  error: z.string().optional(),
+  error_description: z.string().optional(),
+});
+/**
+ * Refusals that are about the credentials, shown in the provider's words; any other 400 (a
+ * wrong URL, a CAPTCHA the project requires, a proxy's page) is the configuration's problem.
+ */
+const CREDENTIAL_REFUSALS = new Set(["invalid_credentials", "email_not_confirmed", "invalid_grant", "user_banned"]);
 
 export type PasswordSignInOptions = {
   /** The auth API base, e.g. `https://<ref>.supabase.co/auth/v1`. */
@@ -52,11 +70,17 @@ export function passwordSignIn(options: PasswordSignInOptions): PasswordSignIn {
       if (!session.success) throw new ProviderUnavailable("unexpected_response", response.status);
       return session.data.access_token;
     }
-    // 400 is GoTrue's answer to wrong credentials (and an unconfirmed email); 422 to a malformed one.
-    if (response.status === 400 || response.status === 422) {
-      const refusal = refusalSchema.safeParse(body);
-      const words = refusal.success ? (refusal.data.msg ?? refusal.data.error_description) : undefined;
-      throw new SignInRefused(words ?? "The email or password is not right");
+    // GoTrue answers wrong credentials (and an unconfirmed email) with 400.
+    const refusal = refusalSchema.safeParse(body);
+    const code = refusal.success ? (refusal.data.error_code ?? refusal.data.error) : undefined;
+    if ((response.status === 400 || response.status === 422) && code !== undefined && CREDENTIAL_REFUSALS.has(code))
+      throw new SignInRefused(
+        (refusal.success ? (refusal.data.msg ?? refusal.data.error_description) : undefined) ??
+          "The email or password is not right",
+      );
+    if (response.status === 429) {
+      const seconds = Number(response.headers.get("retry-after"));
+      throw new SignInThrottled(Number.isInteger(seconds) && seconds > 0 ? seconds : 60);
     }
     throw new ProviderUnavailable(
       response.status === 401 || response.status === 403 ? "unauthorized" : "http_status",

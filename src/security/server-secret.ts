@@ -6,11 +6,12 @@ import { readOrCreateFile } from "./owned-file.js";
 export const SERVER_SECRET_FILE = "server-secret";
 
 /** What a keyed digest is for; each purpose digests under its own key. */
-export type DigestPurpose = "api-key" | "client-address";
+export type DigestPurpose = "api-key" | "client-address" | "sign-in-email";
 
 /**
  * The server-only key of every keyed digest the service keeps instead of a value: API keys
- * (only their digest is stored) and client addresses (anonymous limits count per digest).
+ * (only their digest is stored), client addresses (anonymous limits count per digest) and
+ * the emails password sign-ins are counted by.
  * Keeping it out of the database means a copy of the database alone cannot test guesses.
  */
 export type ServerSecret = {

@@ -6,11 +6,11 @@ import { listBatches } from "../batches/queries.js";
 import { decideSubmitterAccess, rejectSubmitterAccess, requestSubmitterAccess } from "../commands/accounts/handlers.js";
 import { sourceOf } from "../http/access.js";
 import type { Router } from "../http/api.js";
-import type { AppDependencies } from "../http/app.js";
+import { type AppDependencies, secretOf } from "../http/app.js";
 import { application, authenticate, type Caller, commandContext, settled } from "../http/authentication.js";
 import { ApiError, asApiError } from "../http/errors.js";
 import { admitAccount } from "../http/rate-limits.js";
-import { SignInRefused } from "../identity/password-sign-in.js";
+import { SignInRefused, SignInThrottled } from "../identity/password-sign-in.js";
 import { ProviderUnavailable } from "../identity/provider-admin.js";
 import { InvalidToken } from "../identity/verifier.js";
 import { readModels } from "../read-api/params.js";
@@ -35,6 +35,7 @@ import {
   signIn,
   textOf,
   viewed,
+  withHeadersOf,
 } from "./signed-in.js";
 
 /**
@@ -68,8 +69,15 @@ function passwordOf(value: unknown): string {
   return value;
 }
 
-/** Password sign-ins a client may try a minute: the provider counts them all as this server's. */
-const PASSWORD_SIGN_INS = { limit: 10, windowMs: 60_000 };
+/**
+ * Password sign-ins tried from one client, and for one email, before the provider is asked:
+ * it counts them all as this server's, so one client must not spend everyone's, nor many
+ * clients guess one account's password unhindered.
+ */
+const PASSWORD_SIGN_INS = {
+  perClient: { limit: 10, windowMs: 60_000 },
+  perEmail: { limit: 10, windowMs: 15 * 60_000 },
+};
 
 const NOTICES = {
   requested: "Your request was sent to the administrators.",
@@ -120,9 +128,12 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
         const name = textOf(form.name, "name", 100);
         token = await devIssuer.issueToken({ subject: name, displayName: name });
       } else if (passwordSignIn && form.email !== undefined) {
-        // Each attempt is the provider's to judge, from this server's address: counted per client here first.
-        await admitAccount(deps, c, sourceOf(deps, c), "password-sign-ins", PASSWORD_SIGN_INS);
-        token = await passwordSignIn(textOf(form.email, "email", 320), passwordOf(form.password));
+        // The provider sees every attempt as this server's: counted here per client and per account first.
+        const email = textOf(form.email, "email", 320);
+        await admitAccount(deps, c, sourceOf(deps, c), "password-sign-ins", PASSWORD_SIGN_INS.perClient);
+        const account = secretOf(deps).digest("sign-in-email", email.toLowerCase());
+        await admitAccount(deps, c, account, "password-sign-ins-of", PASSWORD_SIGN_INS.perEmail);
+        token = await passwordSignIn(email, passwordOf(form.password));
       } else {
         token = typeof form.token === "string" ? form.token.trim() : "";
       }
@@ -130,12 +141,21 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
     } catch (error) {
       if (error instanceof InvalidToken) return signIn(c, deps, "That token is not valid here.", 401);
       if (error instanceof SignInRefused) return signIn(c, deps, `The identity provider says: ${error.message}`, 401);
+      if (error instanceof SignInThrottled) {
+        const page = await signIn(c, deps, "The identity provider takes no more sign-ins just now.", 429);
+        page.headers.set("Retry-After", String(error.retryAfterSeconds));
+        return page;
+      }
       if (error instanceof ProviderUnavailable) {
         deps.logger.warn({ reason: error.reason, status: error.status }, "identity provider did not sign in");
         return signIn(c, deps, "The identity provider does not answer just now; try again shortly.", 503);
       }
       const refused = asApiError(error);
-      if (refused) return signIn(c, deps, refused.details?.[0]?.message ?? refused.message, refused.status);
+      if (refused)
+        return withHeadersOf(
+          refused,
+          await signIn(c, deps, refused.details?.[0]?.message ?? refused.message, refused.status),
+        );
       throw error;
     }
     startSession(c, token, deps.trustedProxyHops);

@@ -7,11 +7,11 @@ import { changeRole, decideSubmitterAccess, type SubmitterAccessDecision } from 
 import { ConsumerNotFound } from "../commands/consumers/errors.js";
 import { issueConsumer, revokeKey, rotateKeys } from "../commands/consumers/handlers.js";
 import { requestRelease } from "../commands/releases/handlers.js";
-import { CONSUMER_BOUNDS, consumerIssueBody, consumerWithNewKey, secretOf } from "../consumer-api/admin-consumers.js";
+import { CONSUMER_BOUNDS, consumerIssueBody, consumerWithNewKey } from "../consumer-api/admin-consumers.js";
 import { numericIdsHook, numericPathId } from "../consumer-api/params.js";
 import { findOwnedConsumer, listOwnedConsumers } from "../consumers/queries.js";
 import type { Router } from "../http/api.js";
-import type { AppDependencies } from "../http/app.js";
+import { type AppDependencies, secretOf } from "../http/app.js";
 import { application, type Caller, commandContext, settled } from "../http/authentication.js";
 import { ApiError, notFound } from "../http/errors.js";
 import { readModels } from "../read-api/params.js";

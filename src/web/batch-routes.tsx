@@ -2,7 +2,12 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Account } from "../../streams/account-state.js";
 import { IDEMPOTENCY_KEY, REFERENCE_TYPES } from "../../streams/batch.js";
-import { canonicalFixtureFor, mappingRequestSchema, resubmissionRequestSchema } from "../batch-api/amendments.js";
+import {
+  canonicalFixtureFor,
+  canonicalFixtureRequestSchema,
+  mappingRequestSchema,
+  resubmissionRequestSchema,
+} from "../batch-api/amendments.js";
 import { BATCHES_PER_MINUTE } from "../batch-api/batches.js";
 import { reviewRequestSchema } from "../batch-api/reviews.js";
 import { mayAdminister, mayResolve, mayResubmit, mayReview, visibleTo } from "../batches/access.js";
@@ -256,8 +261,9 @@ export function registerBatchPages(app: Router, deps: AppDependencies, accountPa
     onBatch(async (c, account, batchReference) => {
       const [place, ...more] = await placesOf(c);
       if (!place || more.length > 0) throw invalid("place", "The place of one fixture");
+      const request = formBody(canonicalFixtureRequestSchema, place);
       const context = { ...commandContext(c), actor: account.accountId };
-      const outcome = await canonicalFixtureFor(deps, { batchReference, account, request: place }, context);
+      const outcome = await canonicalFixtureFor(deps, { batchReference, account, request }, context);
       await settled(application(deps), outcome, ["batches"]);
       return "made";
     }),

@@ -31,10 +31,12 @@ export function openReferences(items: readonly ReportItem[]): OpenReference[] {
       const referenceType = requirement.referenceType ?? "reference";
       const key = JSON.stringify([referenceType, submitted, requirement.candidates.map((c) => c.sourceId)]);
       const entry = open.get(key) ?? { referenceType, submitted, candidates: requirement.candidates, places: [] };
-      entry.places.push({
+      const place = {
         ...(item.file === undefined ? {} : { file: item.file }),
         referencePath: requirement.referencePath,
-      });
+      };
+      // A fixture's or season's reference is one place, however many of its deliveries report it.
+      if (!entry.places.some((p) => placeValue(p) === placeValue(place))) entry.places.push(place);
       open.set(key, entry);
     }
   return [...open.values()];

@@ -76,18 +76,18 @@ export function textOf(value: unknown, field: string, max = 200): string {
   return text;
 }
 
-/** A path parameter naming something: text no id can be is 400, as the API refuses a path. */
+/** A path parameter naming something: text no id can hold names nothing (404), as the API refuses such a path. */
 export function segmentOf(value: string | undefined, field: string): string {
-  if (!value || value.length > 200 || !storable(value))
-    throw new ApiError("VALIDATION_FAILED", "The path is invalid", [
-      { code: "INVALID_FIELD", message: "Not an id", field },
-    ]);
+  if (!value || !storable(value)) throw new ApiError("NOT_FOUND", `No such ${field}`);
   return value;
 }
 
 /** A form's number field as JSON would carry it, so the API's schema judges the number (and refuses what is none). */
 export const numeric = (value: unknown) =>
-  typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)) ? Number(value) : value;
+  typeof value === "string" && JSON_NUMBER.test(value) && Number.isFinite(Number(value)) ? Number(value) : value;
+
+/** A number as JSON writes one: no sign but minus, no hex, no bare point, no spaces. */
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
 /** What a form says, read by the API operation's own body schema: refused as the API refuses that body (422). */
 export function formBody<T>(schema: z.ZodType<T>, fields: unknown): T {
@@ -108,7 +108,7 @@ export const problemOf = (error: ApiError): NonNullable<Outcome["problem"]> => {
 };
 
 /** A page answering a refusal, with the refusal's headers (Retry-After, RateLimit-*) but the API's challenge. */
-const withHeadersOf = (error: ApiError, res: Response) => {
+export const withHeadersOf = (error: ApiError, res: Response) => {
   for (const [name, value] of Object.entries(error.headers()))
     if (name !== "WWW-Authenticate") res.headers.set(name, value);
   return res;

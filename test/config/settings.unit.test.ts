@@ -173,6 +173,19 @@ describe("runtime settings", () => {
         /AUTH_SIGN_IN_URL and AUTH_PUBLISHABLE_KEY must be set together/,
       ],
       [{ AUTH_PUBLISHABLE_KEY: "k" }, /AUTH_PUBLISHABLE_KEY only applies with AUTH_JWKS_URL/],
+      [{ ...provider, AUTH_PUBLISHABLE_KEY: "k" }, /AUTH_SIGN_IN_URL and AUTH_PUBLISHABLE_KEY must be set together/],
+      [
+        { ...provider, AUTH_SIGN_IN_URL: "ftp://x/auth/v1", AUTH_PUBLISHABLE_KEY: "k" },
+        /AUTH_SIGN_IN_URL must be a URL starting with https:\/\/ or http:\/\//,
+      ],
+      [
+        { ...provider, AUTH_SIGN_IN_URL: "https://x.example/auth/v1?x=1", AUTH_PUBLISHABLE_KEY: "k" },
+        /AUTH_SIGN_IN_URL must be the auth API's base, without a query or fragment/,
+      ],
+      [
+        { ...provider, AUTH_SIGN_IN_URL: "https://x.example/auth/v1", AUTH_PUBLISHABLE_KEY: "sb_secret_abc" },
+        /AUTH_PUBLISHABLE_KEY holds a secret key/,
+      ],
     ])("refuses %o", (env, message) => {
       expect(() => loadSettings(env)).toThrow(message);
     });

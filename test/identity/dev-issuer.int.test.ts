@@ -115,6 +115,16 @@ describe("openIdentity", () => {
         authAdminSecret: new Secret(provider.secret),
       });
       expect(withAdmin.providerAdmin).toBeDefined();
+      expect(withAdmin.passwordSignIn).toBeUndefined();
+
+      const withSignIn = await openIdentity({
+        ...settings,
+        authSignInUrl: provider.authUrl,
+        authPublishableKey: provider.publishableKey,
+      });
+      const subject = provider.addUser("pat@example.com", { password: "pw", name: "Pat" });
+      const token = await withSignIn.passwordSignIn?.("pat@example.com", "pw");
+      await expect(withSignIn.verifier.verify(token ?? "")).resolves.toMatchObject({ subject });
     } finally {
       await provider.close();
     }

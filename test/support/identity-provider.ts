@@ -13,7 +13,7 @@ import {
 } from "jose";
 
 /** How the fake provider misbehaves, per surface. */
-export type FailureMode = "status_500" | "html" | "wrong_shape" | "hang";
+export type FailureMode = "status_500" | "html" | "wrong_shape" | "hang" | "throttled" | "bad_request";
 
 type SigningKey = {
   kid: string;
@@ -51,6 +51,16 @@ export async function startIdentityProvider(options: { secret?: string } = {}) {
     if (mode === "html")
       res.writeHead(200, { "content-type": "text/html" }).end("<html><body>Bad gateway</body></html>");
     if (mode === "wrong_shape") send(res, 200, wrongShape);
+    // GoTrue's own limit, and a 400 that is not about credentials (a wrong grant, a required CAPTCHA).
+    if (mode === "throttled")
+      send(
+        res,
+        429,
+        { code: 429, error_code: "over_request_rate_limit", msg: "Request rate limit reached" },
+        { "retry-after": "17" },
+      );
+    if (mode === "bad_request")
+      send(res, 400, { code: 400, error_code: "captcha_failed", msg: "captcha protection: request disallowed" });
     return mode !== undefined;
   };
 

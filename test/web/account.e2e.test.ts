@@ -14,6 +14,7 @@ import { type AccountApi, openAccountApi, type Person } from "../support/account
 import { testApp } from "../support/app.js";
 import { aPackage, sendBatch } from "../support/batches.js";
 import { developmentIdentity } from "../support/dev-identity.js";
+import type { FailureMode } from "../support/identity-provider.js";
 import { listening } from "../support/listening.js";
 
 /**
@@ -269,7 +270,8 @@ describe("the signed-in pages on the embedded default's development issuer", () 
         redirect: "manual",
       });
     };
-    expect((await raw("/account/users/%00/approval", "", { ...form, Host: host(), Cookie: cookie })).status).toBe(400);
+    // Text no id can hold names no one, as in the API's path.
+    expect((await raw("/account/users/%00/approval", "", { ...form, Host: host(), Cookie: cookie })).status).toBe(404);
     const unstorable = new Blob([JSON.stringify({ contractVersion: "1.1", packageId: "\u0000" })]);
     const held = await upload({ package: unstorable, idempotencyKey: "k1" });
     expect(held.status).toBe(422);
@@ -481,7 +483,11 @@ describe("signing in with an email and password at the identity provider", () =>
   beforeAll(async () => {
     const deps = a.deps();
     const signIn = passwordSignIn({ url: a.provider.authUrl, publishableKey: a.provider.publishableKey });
-    const app = testApp(undefined, { ...deps, identity: { ...deps.identity, passwordSignIn: signIn } });
+    const app = testApp(undefined, {
+      ...deps,
+      identity: { ...deps.identity, passwordSignIn: signIn },
+      trustedProxyHops: 1,
+    });
     logs = app.rawLogs;
     site = await listening(app.app);
   });
@@ -490,8 +496,13 @@ describe("signing in with an email and password at the identity provider", () =>
     await new Promise((resolve) => site?.server.close(resolve));
   });
 
-  const signInWith = (email: string, password: string) =>
-    post("/account/sign-in", { email, password }, { on: site.base });
+  /** A sign-in from a client at `address` (said by the proxy this site trusts). */
+  const signInWith = (email: string, password: string, address = "198.51.100.1") =>
+    post(
+      "/account/sign-in",
+      { email, password },
+      { on: site.base, headers: { ...SAME_SITE, "X-Forwarded-For": address } },
+    );
 
   it("exchanges them at the provider for its token, and the session is that token's", async () => {
     const page = await textOf(await fetch(`${site.base}/account`));
@@ -514,17 +525,43 @@ describe("signing in with an email and password at the identity provider", () =>
     expect(logs()).not.toContain("correct horse");
   });
 
-  it("says so when the provider does not answer as it should, and counts each client's attempts", async () => {
-    a.provider.failures.signIn = "status_500";
-    const failing = await signInWith("someone@example.com", "secret");
-    expect(failing.status).toBe(503);
-    expect(await textOf(failing)).toMatch(/The identity provider does not answer just now/);
-    a.provider.failures.signIn = "wrong_shape";
-    expect((await signInWith("someone@example.com", "secret")).status).toBe(503);
+  it("says so when the provider does not answer as it should, or takes no more sign-ins", async () => {
+    const failures: [FailureMode, number, RegExp][] = [
+      ["status_500", 503, /The identity provider does not answer just now/],
+      ["wrong_shape", 503, /The identity provider does not answer just now/],
+      // A 400 that is not about the credentials is the configuration's: not shown in the provider's words.
+      ["bad_request", 503, /The identity provider does not answer just now/],
+      ["throttled", 429, /The identity provider takes no more sign-ins just now/],
+    ];
+    for (const [mode, status, says] of failures) {
+      a.provider.failures.signIn = mode;
+      const res = await signInWith(`${mode}@example.com`, "secret", `198.51.100.${failures.length}`);
+      expect(res.status, mode).toBe(status);
+      const text = await textOf(res);
+      expect(text, mode).toMatch(says);
+      expect(text).not.toMatch(/captcha/);
+      if (mode === "throttled") expect(res.headers.get("retry-after")).toBe("17");
+    }
     a.provider.failures.signIn = undefined;
+  });
+
+  it("counts attempts per client and per email before asking the provider", async () => {
     // Ten a minute from one client (the provider sees them all as this server's), then 429.
-    let last = 0;
-    for (let n = 0; n < 10 && last !== 429; n++) last = (await signInWith("someone@example.com", "wrong")).status;
-    expect(last).toBe(429);
+    const fromOne = async () => {
+      for (let n = 0; n < 25; n++) {
+        const res = await signInWith(`guess-${n}@example.com`, "wrong", "203.0.113.7");
+        if (res.status === 429) return res;
+      }
+      throw new Error("one client was never refused");
+    };
+    const refused = await fromOne();
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await textOf(refused)).toMatch(/At most 10 requests per 60 seconds/);
+    // Ten in a quarter of an hour for one email, whichever clients they come from.
+    let status = 0;
+    for (let n = 0; n < 25 && status !== 429; n++)
+      status = (await signInWith("target@example.com", `guess ${n}`, `192.0.2.${n + 1}`)).status;
+    expect(status).toBe(429);
+    expect(a.provider.requests.signIn).toBeGreaterThan(0);
   });
 });
