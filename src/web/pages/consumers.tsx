@@ -37,26 +37,8 @@ export function ConsumersPage({
           <p>Its first key is shown once, on the next page: only a digest of it is kept.</p>
           <label for="name">Name</label>
           <input id="name" name="name" required maxlength={100} />
-          <label for="rateLimitPerMinute">Requests a minute</label>
-          <input
-            id="rateLimitPerMinute"
-            name="rateLimitPerMinute"
-            type="number"
-            min={bounds.rateLimitPerMinute.min}
-            max={bounds.rateLimitPerMinute.max}
-            value={String(bounds.rateLimitPerMinute.default)}
-            required
-          />
-          <label for="dailyQuota">Requests a day</label>
-          <input
-            id="dailyQuota"
-            name="dailyQuota"
-            type="number"
-            min={bounds.dailyQuota.min}
-            max={bounds.dailyQuota.max}
-            value={String(bounds.dailyQuota.default)}
-            required
-          />
+          <LimitInput name="rateLimitPerMinute" label="Requests a minute" bound={bounds.rateLimitPerMinute} />
+          <LimitInput name="dailyQuota" label="Requests a day" bound={bounds.dailyQuota} />
           <button type="submit">Issue</button>
         </form>
       </section>
@@ -65,6 +47,24 @@ export function ConsumersPage({
 }
 
 type Bound = { min: number; max: number; default: number };
+
+/** A limit's field, bounded as the API bounds it and set to the API's default. */
+function LimitInput({ name, label, bound }: { name: string; label: string; bound: Bound }) {
+  return (
+    <>
+      <label for={name}>{label}</label>
+      <input
+        id={name}
+        name={name}
+        type="number"
+        min={bound.min}
+        max={bound.max}
+        value={String(bound.default)}
+        required
+      />
+    </>
+  );
+}
 
 function Consumer({ consumer }: { consumer: ConsumerView }) {
   const path = `/account/api-consumers/${consumer.consumerId}`;
