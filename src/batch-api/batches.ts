@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { IDEMPOTENCY_KEY } from "../../streams/batch.js";
-import { visibleTo } from "../batches/access.js";
+import { maySend, visibleTo } from "../batches/access.js";
 import { BATCH_STATUSES, type BatchView, batchKey, findBatch, listBatches } from "../batches/queries.js";
 import { receiveBatch } from "../commands/batches/handlers.js";
 import { implemented, type Router } from "../http/api.js";
@@ -224,16 +224,19 @@ function idempotencyKeyOf(c: Context): string {
   ]);
 }
 
+/** Packages an account may send a minute, counted under "batches" by the API and the web UI's upload alike. */
+export const batchLimit = (deps: AppDependencies) => ({
+  limit: deps.limits?.batchesPerMinute ?? BATCHES_PER_MINUTE,
+  windowMs: 60_000,
+});
+
 export function registerBatches(app: Router, deps: AppDependencies) {
   registerBearerScheme(app);
   app.openAPIRegistry.register("BatchPackage", batchPackageSchema);
   const sql = readModels(deps);
   // The collection and every path below it (Hono's `/*` takes the collection's own path too).
   app.use(`${COLLECTION}/*`, requireCaller(deps));
-  const limit = accountLimit(deps, "batches", {
-    limit: deps.limits?.batchesPerMinute ?? BATCHES_PER_MINUTE,
-    windowMs: 60_000,
-  });
+  const limit = accountLimit(deps, "batches", batchLimit(deps));
   app.use(COLLECTION, (c, next) => (c.req.method === "POST" ? limit(c, next) : next()));
 
   const visible = async (c: Context, batchReference: string) =>
@@ -241,8 +244,7 @@ export function registerBatches(app: Router, deps: AppDependencies) {
 
   app.openapi(receiveRoute, async (c) => {
     const { account } = callerOf(c);
-    if (account.role !== "submitter" && account.role !== "admin")
-      throw new ApiError("FORBIDDEN", "Only a submitter or an administrator may send batches");
+    maySend(account);
     const intake = await packageOf(c);
     const idempotencyKey = idempotencyKeyOf(c);
     const services = application(deps);

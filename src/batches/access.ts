@@ -12,6 +12,12 @@ export function visibleTo<Batch extends BatchView>(account: Account, batch: Batc
   return batch;
 }
 
+/** Sending packages: a submitter or an administrator (the package's competition is checked once it is read). */
+export function maySend(account: Account): void {
+  if (account.role !== "submitter" && account.role !== "admin")
+    throw new BatchForbidden("Only a submitter or an administrator may send batches");
+}
+
 type Owned = { ownerAccountId: string; competitionId: string };
 
 /** An administrator whose scope holds the batch's competition (every administrator's does). */

@@ -102,9 +102,16 @@ export async function authenticate(
   await settled(app, outcome);
   const { account } = outcome;
   if (account.disabled && !requirement.allowDisabled) throw new ApiError("FORBIDDEN", "This account is disabled");
-  if (requirement.admin && (account.role !== "admin" || account.disabled))
-    throw new ApiError("FORBIDDEN", "Only an administrator may do this");
+  if (requirement.admin) requireAdmin(account);
   return { account, identity };
+}
+
+/** What refuses anyone but an active administrator, in the API and on the pages alike. */
+export const notAnAdministrator = () => new ApiError("FORBIDDEN", "Only an administrator may do this");
+
+/** Refuses an account that is not an active administrator (403). */
+export function requireAdmin(account: Pick<Account, "role" | "disabled">): void {
+  if (account.role !== "admin" || account.disabled) throw notAnAdministrator();
 }
 
 const CALLER = "caller";

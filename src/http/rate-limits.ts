@@ -64,25 +64,25 @@ export const rateLimitExceeded = (
 export function accountLimit(deps: AppDependencies, name: string, limit: Limit): MiddlewareHandler {
   return async (c, next) => {
     const now = Date.now();
-    const admission = await admitAccount(deps, c, callerOf(c).account.accountId, name, limit, now);
+    const admission = await admitKey(deps, c, callerOf(c).account.accountId, name, limit, now);
     await next();
     for (const [header, value] of Object.entries(rateLimitHeaders(admission, now))) c.res.headers.set(header, value);
   };
 }
 
 /**
- * Counts one request of an account (or of a client, by `sourceOf`) against `name`'s limit (the
- * web UI's forms share the API's), refusing past it (429).
+ * Counts one request under `key` (an account id, a client's `sourceOf`, a keyed digest)
+ * against `name`'s limit (the web UI's forms share the API's), refusing past it (429).
  */
-export async function admitAccount(
+export async function admitKey(
   deps: AppDependencies,
   c: Context,
-  accountId: string,
+  key: string,
   name: string,
   limit: Limit,
   now = Date.now(),
 ): Promise<Admission> {
-  const [admission] = (await countRequest(deps, c, [{ key: `${name}:${accountId}`, ...limit }], now)) as [Admission];
+  const [admission] = (await countRequest(deps, c, [{ key: `${name}:${key}`, ...limit }], now)) as [Admission];
   if (!admission.allowed) throw rateLimitExceeded(admission, limit.windowMs, now);
   return admission;
 }

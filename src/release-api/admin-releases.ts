@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { isUuid } from "../../streams/shared.js";
 import { requestRelease } from "../commands/releases/handlers.js";
 import { implemented, type Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
@@ -128,7 +127,7 @@ export function registerAdminDatasetReleases(app: Router, deps: AppDependencies)
 
   app.openapi(jobRoute, async (c) => {
     const { jobId } = c.req.valid("param");
-    const job = isUuid(jobId) ? await jobView(jobId) : undefined;
+    const job = await jobView(jobId);
     if (!job) throw notFound("dataset release job");
     return c.json({ data: job }, 200);
   });

@@ -1,5 +1,6 @@
 import type { ReleaseScope } from "../../streams/release.js";
 import type { JobStatus } from "../../streams/release-state.js";
+import { isUuid } from "../../streams/shared.js";
 import type { Sql } from "../db/database.js";
 
 /** Reads of the `releases` read model (src/projections/releases.ts). */
@@ -54,7 +55,9 @@ export function listReleases(sql: Sql, { after, take }: { after?: ReleaseKey | u
     limit ${take}`;
 }
 
+/** The job of that id; none for text that is no UUID, which names no job (rather than failing the uuid cast). */
 export async function findJob(sql: Sql, jobId: string): Promise<ReleaseJobView | undefined> {
+  if (!isUuid(jobId)) return undefined;
   const [row] = await sql<ReleaseJobView[]>`
     select job_id::text as "jobId", version, status, position, schema_version as "schemaVersion", attempts,
       items_done as "itemsDone", items_total as "itemsTotal", requested_at as "requestedAt",

@@ -3,20 +3,20 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { findAccount, listPendingRequests } from "../accounts/queries.js";
 import { listBatches } from "../batches/queries.js";
-import { decideSubmitterAccess, rejectSubmitterAccess, requestSubmitterAccess } from "../commands/accounts/handlers.js";
+import { requestSubmitterAccess } from "../commands/accounts/handlers.js";
 import { sourceOf } from "../http/access.js";
 import type { Router } from "../http/api.js";
 import { type AppDependencies, secretOf } from "../http/app.js";
 import { application, authenticate, type Caller, commandContext, settled } from "../http/authentication.js";
 import { ApiError, asApiError } from "../http/errors.js";
-import { admitAccount } from "../http/rate-limits.js";
+import { admitKey } from "../http/rate-limits.js";
 import { SignInRefused, SignInThrottled } from "../identity/password-sign-in.js";
 import { ProviderUnavailable } from "../identity/provider-admin.js";
 import { InvalidToken } from "../identity/verifier.js";
 import { readModels } from "../read-api/params.js";
 import { readableHistory } from "../read-api/queries/delivery-history.js";
 import { listCompetitions } from "../read-api/queries/reference.js";
-import { registerAdminPages } from "./admin-routes.js";
+import { REQUEST_NOTICES, registerAdminPages } from "./admin-routes.js";
 import { registerBatchPages } from "./batch-routes.js";
 import type { Outcome } from "./outcome.js";
 import { AccountPage } from "./pages/account.js";
@@ -27,11 +27,10 @@ import {
   ANOTHER_SITE,
   formOf,
   fromThisMachine,
+  invalidField,
   page,
   posted,
-  requireAdmin,
   type SignedInPage,
-  segmentOf,
   signIn,
   textOf,
   viewed,
@@ -51,8 +50,6 @@ export const ACCOUNT_ROUTES = [
   `POST ${ACCOUNT_PATH}/sign-in`,
   `POST ${ACCOUNT_PATH}/sign-out`,
   `POST ${ACCOUNT_PATH}/access-request`,
-  `POST ${ACCOUNT_PATH}/users/:userId/approval`,
-  `POST ${ACCOUNT_PATH}/users/:userId/rejection`,
   `GET ${ACCOUNT_PATH}/deliveries`,
   `GET ${ACCOUNT_PATH}/deliveries/:eventId`,
 ] as const;
@@ -60,12 +57,7 @@ export const ACCOUNT_ROUTES = [
 /** A password as typed: every character counts (none trimmed), at most 1,024 of them, else 422. */
 function passwordOf(value: unknown): string {
   if (typeof value !== "string" || value.length === 0 || value.length > 1024)
-    throw new ApiError(
-      "VALIDATION_FAILED",
-      "The form is invalid",
-      [{ code: "INVALID_FIELD", message: "1 to 1,024 characters", field: "password" }],
-      422,
-    );
+    throw invalidField("password", "1 to 1,024 characters");
   return value;
 }
 
@@ -81,9 +73,52 @@ const PASSWORD_SIGN_INS = {
 
 const NOTICES = {
   requested: "Your request was sent to the administrators.",
-  approved: "The request was approved.",
-  rejected: "The request was rejected.",
+  ...REQUEST_NOTICES,
 } as const;
+
+/**
+ * The token a sign-in form asks for: the development issuer's for a typed name (from this
+ * machine only), the provider's for an email and password, or a pasted one.
+ */
+async function signInToken(c: Context, deps: AppDependencies): Promise<string> {
+  const form = await formOf(c);
+  const { devIssuer, passwordSignIn } = deps.identity ?? {};
+  if (devIssuer) {
+    if (!fromThisMachine(c, deps)) throw new ApiError("FORBIDDEN", "Sign-in by name works only from this machine.");
+    const name = textOf(form.name, "name", 100);
+    return devIssuer.issueToken({ subject: name, displayName: name });
+  }
+  if (passwordSignIn && form.email !== undefined) {
+    // The provider sees every attempt as this server's: counted here per client and per account first.
+    const email = textOf(form.email, "email", 320);
+    await admitKey(deps, c, sourceOf(deps, c), "password-sign-ins", PASSWORD_SIGN_INS.perClient);
+    const account = secretOf(deps).digest("sign-in-email", email.toLowerCase());
+    await admitKey(deps, c, account, "password-sign-ins-of", PASSWORD_SIGN_INS.perEmail);
+    return passwordSignIn(email, passwordOf(form.password));
+  }
+  return typeof form.token === "string" ? form.token.trim() : "";
+}
+
+/** The sign-in page saying why a sign-in failed, with the status (and headers) of the refusal. */
+async function signInRefused(c: Context, deps: AppDependencies, error: unknown): Promise<Response> {
+  if (error instanceof InvalidToken) return signIn(c, deps, "That token is not valid here.", 401);
+  if (error instanceof SignInRefused) return signIn(c, deps, `The identity provider says: ${error.message}`, 401);
+  if (error instanceof SignInThrottled) {
+    const refused = await signIn(c, deps, "The identity provider takes no more sign-ins just now.", 429);
+    refused.headers.set("Retry-After", String(error.retryAfterSeconds));
+    return refused;
+  }
+  if (error instanceof ProviderUnavailable) {
+    deps.logger.warn({ reason: error.reason, status: error.status }, "identity provider did not sign in");
+    return signIn(c, deps, "The identity provider does not answer just now; try again shortly.", 503);
+  }
+  const refused = asApiError(error);
+  if (!refused) throw error;
+  return withHeadersOf(
+    refused,
+    await signIn(c, deps, refused.details?.[0]?.message ?? refused.message, refused.status),
+  );
+}
 
 export function registerAccountPages(app: Router, deps: AppDependencies) {
   const sql = readModels(deps);
@@ -121,42 +156,10 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
     if (!fromThisSite(c)) return signIn(c, deps, ANOTHER_SITE, 403);
     let token: string;
     try {
-      const form = await formOf(c);
-      const { devIssuer, passwordSignIn } = deps.identity ?? {};
-      if (devIssuer) {
-        if (!fromThisMachine(c, deps)) return signIn(c, deps, "Sign-in by name works only from this machine.", 403);
-        const name = textOf(form.name, "name", 100);
-        token = await devIssuer.issueToken({ subject: name, displayName: name });
-      } else if (passwordSignIn && form.email !== undefined) {
-        // The provider sees every attempt as this server's: counted here per client and per account first.
-        const email = textOf(form.email, "email", 320);
-        await admitAccount(deps, c, sourceOf(deps, c), "password-sign-ins", PASSWORD_SIGN_INS.perClient);
-        const account = secretOf(deps).digest("sign-in-email", email.toLowerCase());
-        await admitAccount(deps, c, account, "password-sign-ins-of", PASSWORD_SIGN_INS.perEmail);
-        token = await passwordSignIn(email, passwordOf(form.password));
-      } else {
-        token = typeof form.token === "string" ? form.token.trim() : "";
-      }
+      token = await signInToken(c, deps);
       await authenticate(deps, c, token);
     } catch (error) {
-      if (error instanceof InvalidToken) return signIn(c, deps, "That token is not valid here.", 401);
-      if (error instanceof SignInRefused) return signIn(c, deps, `The identity provider says: ${error.message}`, 401);
-      if (error instanceof SignInThrottled) {
-        const page = await signIn(c, deps, "The identity provider takes no more sign-ins just now.", 429);
-        page.headers.set("Retry-After", String(error.retryAfterSeconds));
-        return page;
-      }
-      if (error instanceof ProviderUnavailable) {
-        deps.logger.warn({ reason: error.reason, status: error.status }, "identity provider did not sign in");
-        return signIn(c, deps, "The identity provider does not answer just now; try again shortly.", 503);
-      }
-      const refused = asApiError(error);
-      if (refused)
-        return withHeadersOf(
-          refused,
-          await signIn(c, deps, refused.details?.[0]?.message ?? refused.message, refused.status),
-        );
-      throw error;
+      return signInRefused(c, deps, error);
     }
     startSession(c, token, deps.trustedProxyHops);
     return c.redirect(ACCOUNT_PATH, 303);
@@ -181,39 +184,6 @@ export function registerAccountPages(app: Router, deps: AppDependencies) {
       await settled(services, outcome);
       return c.redirect(`${ACCOUNT_PATH}?done=requested`, 303);
     }),
-  );
-
-  /** An administrator's decision on a user's pending request. */
-  const decision = (decide: (actorId: string, accountId: string, c: Context) => Promise<unknown>, done: string) =>
-    post(async (c, caller) => {
-      requireAdmin(caller);
-      const { account } = caller;
-      const services = application(deps);
-      const userId = segmentOf(c.req.param("userId"), "userId");
-      const outcome = (await decide(account.accountId, userId, c)) as Parameters<typeof settled>[1];
-      await settled(services, outcome);
-      return c.redirect(`${ACCOUNT_PATH}?done=${done}`, 303);
-    });
-
-  app.post(
-    `${ACCOUNT_PATH}/users/:userId/approval`,
-    decision(
-      (actorId, accountId, c) =>
-        decideSubmitterAccess(
-          application(deps).store,
-          { actorId, accountId, decision: { approved: true } },
-          commandContext(c),
-        ),
-      "approved",
-    ),
-  );
-  app.post(
-    `${ACCOUNT_PATH}/users/:userId/rejection`,
-    decision(
-      (actorId, accountId, c) =>
-        rejectSubmitterAccess(application(deps).store, { actorId, accountId }, commandContext(c)),
-      "rejected",
-    ),
   );
 
   // The lookup form's GET: on to the delivery's own page, whose path it names.

@@ -1,9 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { isUuid } from "../../streams/shared.js";
 import { submitterAccessDecisionSchema } from "../account-api/submitter-access.js";
 import { listActiveAccounts } from "../accounts/queries.js";
-import { changeRole, decideSubmitterAccess, type SubmitterAccessDecision } from "../commands/accounts/handlers.js";
+import {
+  changeRole,
+  decideSubmitterAccess,
+  rejectSubmitterAccess,
+  type SubmitterAccessDecision,
+} from "../commands/accounts/handlers.js";
 import { ConsumerNotFound } from "../commands/consumers/errors.js";
 import { issueConsumer, revokeKey, rotateKeys } from "../commands/consumers/handlers.js";
 import { requestRelease } from "../commands/releases/handlers.js";
@@ -12,16 +16,21 @@ import { numericIdsHook, numericPathId } from "../consumer-api/params.js";
 import { findOwnedConsumer, listOwnedConsumers } from "../consumers/queries.js";
 import type { Router } from "../http/api.js";
 import { type AppDependencies, secretOf } from "../http/app.js";
-import { application, type Caller, commandContext, settled } from "../http/authentication.js";
-import { ApiError, notFound } from "../http/errors.js";
+import {
+  application,
+  type Caller,
+  commandContext,
+  notAnAdministrator,
+  requireAdmin,
+  settled,
+} from "../http/authentication.js";
+import { notFound } from "../http/errors.js";
 import { readModels } from "../read-api/params.js";
 import { listCompetitions } from "../read-api/queries/reference.js";
 import { versionField } from "../release-api/schemas.js";
 import { findJob, listReleases } from "../releases/queries.js";
-import { addDays, utcDate } from "../usage/dates.js";
-import { usageRows } from "../usage/queries.js";
-import { dailyUsage, endpointUsage } from "../usage/summary.js";
-import { MAX_USAGE_DAYS } from "../usage/window.js";
+import { utcDate } from "../usage/dates.js";
+import { usageSummary } from "../usage/summary.js";
 import { ConsumerUsagePage } from "./pages/consumer-usage.js";
 import { ConsumersPage, IssuedKeyPage } from "./pages/consumers.js";
 import { ReleaseJobPage, ReleaseRequestPage } from "./pages/release-admin.js";
@@ -31,6 +40,7 @@ import { ACCOUNT_PATH } from "./session.js";
 import {
   formBody,
   formOf,
+  invalidField,
   numeric,
   page,
   posted,
@@ -54,6 +64,8 @@ const RELEASES = `${ACCOUNT_PATH}/releases`;
 
 /** The administrators' routes, for whoever must tell them from the API's operations. */
 export const ADMIN_ROUTES = [
+  `POST ${USERS}/:userId/approval`,
+  `POST ${USERS}/:userId/rejection`,
   `GET ${USERS}`,
   `POST ${USERS}/:userId/scope`,
   `POST ${USERS}/:userId/revocation`,
@@ -70,17 +82,18 @@ export const ADMIN_ROUTES = [
 
 /** Users a page lists; the API pages through them all. */
 const SHOWN_USERS = 500;
-/** Most usage rows a page reads: 31 dates of every endpoint in every status class fit many times over. */
-const USAGE_ROWS = 20_000;
 
 const USER_NOTICES = {
   scoped: "The scope is changed.",
   revoked: "Submitter access is revoked: the user is a viewer again.",
   promoted: "The user is an administrator now.",
 } as const;
+/** What the account page, where requests wait, says of a decision on one. */
+export const REQUEST_NOTICES = {
+  approved: "The request was approved.",
+  rejected: "The request was rejected.",
+} as const;
 const CONSUMER_NOTICES = { "key-revoked": "The key is revoked: it no longer works." } as const;
-
-const NOT_AN_ADMINISTRATOR = () => new ApiError("FORBIDDEN", "Only an administrator may do this");
 
 /** A consumer or key id of the path, as the API takes it: a positive whole number, else 422 naming it. */
 function idOf(c: Context, name: string): number {
@@ -103,14 +116,14 @@ export function registerAdminPages(app: Router, deps: AppDependencies, accountPa
     (c, caller, outcome, status) =>
       caller.account.role === "admin"
         ? show(c, caller, outcome, status)
-        : accountPage(c, caller, { problem: problemOf(NOT_AN_ADMINISTRATOR()) }, 403);
+        : accountPage(c, caller, { problem: problemOf(notAnAdministrator()) }, 403);
 
   /** A form of an administrator's page: refused to anyone else, and its refusals shown on `refusalPage`. */
   const adminForm = (act: (c: Context, caller: Caller) => Promise<Response>, refusalPage: SignedInPage) =>
     posted(
       deps,
       (c, caller) => {
-        if (caller.account.role !== "admin") throw NOT_AN_ADMINISTRATOR();
+        requireAdmin(caller.account);
         return act(c, caller);
       },
       refusalPage,
@@ -132,19 +145,38 @@ export function registerAdminPages(app: Router, deps: AppDependencies, accountPa
   });
   app.get(USERS, viewed(deps, usersPage, USER_NOTICES, usersPage));
 
-  /** A change to the path's user, then the users page saying it is done. */
+  /**
+   * A change to the path's user, then the page the form came from saying it is done: the
+   * users page, or the account page where pending requests are decided.
+   */
   const userChange = (
     change: (c: Context, actorId: string, accountId: string) => Promise<Parameters<typeof settled>[1]>,
-    done: keyof typeof USER_NOTICES,
+    done: keyof typeof USER_NOTICES | keyof typeof REQUEST_NOTICES,
+    from: { path: string; page: SignedInPage } = { path: USERS, page: usersPage },
   ) =>
     adminForm(async (c, { account }) => {
       const accountId = segmentOf(c.req.param("userId"), "userId");
       await settled(application(deps), await change(c, account.accountId, accountId));
-      return c.redirect(`${USERS}?done=${done}`, 303);
-    }, usersPage);
+      return c.redirect(`${from.path}?done=${done}`, 303);
+    }, from.page);
 
   const decide = (c: Context, actorId: string, accountId: string, decision: SubmitterAccessDecision) =>
     decideSubmitterAccess(application(deps).store, { actorId, accountId, decision }, commandContext(c));
+
+  const onAccountPage = { path: ACCOUNT_PATH, page: accountPage };
+  app.post(
+    `${USERS}/:userId/approval`,
+    userChange((c, actorId, accountId) => decide(c, actorId, accountId, { approved: true }), "approved", onAccountPage),
+  );
+  app.post(
+    `${USERS}/:userId/rejection`,
+    userChange(
+      (c, actorId, accountId) =>
+        rejectSubmitterAccess(application(deps).store, { actorId, accountId }, commandContext(c)),
+      "rejected",
+      onAccountPage,
+    ),
+  );
 
   app.post(
     `${USERS}/:userId/scope`,
@@ -202,12 +234,7 @@ export function registerAdminPages(app: Router, deps: AppDependencies, accountPa
       const consumerId = idOf(c, "consumerId");
       // Every client of the consumer stops working: asked for in so many words, not by a stray click.
       if ((await formOf(c)).confirm !== "yes")
-        throw new ApiError(
-          "VALIDATION_FAILED",
-          "The form is invalid",
-          [{ code: "INVALID_FIELD", message: "Tick the box: every active key stops working", field: "confirm" }],
-          422,
-        );
+        throw invalidField("confirm", "Tick the box: every active key stops working");
       const outcome = await rotateKeys(
         application(deps).store,
         secretOf(deps),
@@ -240,20 +267,10 @@ export function registerAdminPages(app: Router, deps: AppDependencies, accountPa
         const consumerId = idOf(c, "consumerId");
         const consumer = await findOwnedConsumer(sql(), account.accountId, consumerId);
         if (!consumer) throw new ConsumerNotFound(consumerId);
-        // Every kept date (the API's widest window), this process's buffered requests written first as the API does.
-        const to = utcDate(new Date());
-        const widest = { from: addDays(to, 1 - MAX_USAGE_DAYS), to };
+        // This process's buffered requests written first, as the API's usage read does.
         await deps.usage?.flush();
-        const rows = await usageRows(sql(), { consumerId, ...widest, limit: USAGE_ROWS + 1 });
-        return page(
-          c,
-          <ConsumerUsagePage
-            consumer={consumer}
-            days={dailyUsage(rows.slice(0, USAGE_ROWS), widest)}
-            endpoints={endpointUsage(rows.slice(0, USAGE_ROWS))}
-            complete={rows.length <= USAGE_ROWS}
-          />,
-        );
+        const usage = await usageSummary(sql(), consumerId, utcDate(new Date()));
+        return page(c, <ConsumerUsagePage consumer={consumer} {...usage} />);
       }),
       {},
       consumersPage,
@@ -287,7 +304,7 @@ export function registerAdminPages(app: Router, deps: AppDependencies, accountPa
       deps,
       adminOnly(async (c) => {
         const jobId = c.req.param("jobId") as string;
-        const job = isUuid(jobId) ? await findJob(sql(), jobId) : undefined;
+        const job = await findJob(sql(), jobId);
         if (!job) throw notFound("dataset release job");
         return page(c, <ReleaseJobPage job={job} reload={reloadWanted(c)} />);
       }),

@@ -8,9 +8,9 @@ import {
   mappingRequestSchema,
   resubmissionRequestSchema,
 } from "../batch-api/amendments.js";
-import { BATCHES_PER_MINUTE } from "../batch-api/batches.js";
+import { batchLimit } from "../batch-api/batches.js";
 import { reviewRequestSchema } from "../batch-api/reviews.js";
-import { mayAdminister, mayResolve, mayResubmit, mayReview, visibleTo } from "../batches/access.js";
+import { mayAdminister, mayResolve, mayResubmit, mayReview, maySend, visibleTo } from "../batches/access.js";
 import { type BatchView, findBatch, findBatchReport, reportItems } from "../batches/queries.js";
 import { JsonTooDeep, parseJson } from "../bounded-json.js";
 import { mapBatchReferences, resubmitBatchItems } from "../commands/batches/amendments.js";
@@ -20,7 +20,7 @@ import type { Router } from "../http/api.js";
 import type { AppDependencies } from "../http/app.js";
 import { application, type Caller, commandContext, settled } from "../http/authentication.js";
 import { ApiError, asApiError } from "../http/errors.js";
-import { admitAccount } from "../http/rate-limits.js";
+import { admitKey } from "../http/rate-limits.js";
 import { refuseUnstorable } from "../http/validation.js";
 import { CSV_MEDIA_TYPE } from "../ingest/batches/encodings.js";
 import { type Intake, jsonPackage, tablePackage } from "../ingest/batches/intake.js";
@@ -33,7 +33,17 @@ import { NotFoundPage } from "./pages/not-found.js";
 import { reloadWanted } from "./reloading.js";
 import { openReferences, type Place, placeOf } from "./requirements.js";
 import { ACCOUNT_PATH } from "./session.js";
-import { formBody, formOf, numeric, page, posted, type SignedInPage, valuesOf, viewed } from "./signed-in.js";
+import {
+  formBody,
+  formOf,
+  invalidField,
+  numeric,
+  page,
+  posted,
+  type SignedInPage,
+  valuesOf,
+  viewed,
+} from "./signed-in.js";
 
 /**
  * A submitter's and a reviewer's pages of a batch (docs/web.md): sending a package, its
@@ -75,9 +85,6 @@ const allowed = (check: () => void) => {
   }
 };
 
-const invalid = (field: string, message: string) =>
-  new ApiError("VALIDATION_FAILED", "The form is invalid", [{ code: "INVALID_FIELD", message, field }], 422);
-
 /** The package an uploaded file holds, read by its name's extension as POST /batches reads it by Content-Type. */
 async function intakeOf(file: File): Promise<Intake> {
   const bytes = new Uint8Array(await file.arrayBuffer());
@@ -111,20 +118,16 @@ export function registerBatchPages(app: Router, deps: AppDependencies, accountPa
     posted(
       deps,
       async (c, { account }) => {
-        if (account.role !== "submitter" && account.role !== "admin")
-          throw new ApiError("FORBIDDEN", "Only a submitter or an administrator may send batches");
-        // The API's limit on packages an account sends a minute, counted together with the API's.
-        const limit = { limit: deps.limits?.batchesPerMinute ?? BATCHES_PER_MINUTE, windowMs: 60_000 };
-        await admitAccount(deps, c, account.accountId, "batches", limit);
+        maySend(account);
+        await admitKey(deps, c, account.accountId, "batches", batchLimit(deps));
         const form = await formOf(c);
         const file = form.package;
         if (!(file instanceof File) || file.size === 0)
           throw new ApiError("VALIDATION_FAILED", "Choose a package file", [], 422);
         const idempotencyKey = form.idempotencyKey;
+        // The API's Idempotency-Key is a header, refused with 400.
         if (typeof idempotencyKey !== "string" || !IDEMPOTENCY_KEY.test(idempotencyKey))
-          throw new ApiError("VALIDATION_FAILED", "The form is invalid", [
-            { code: "INVALID_FIELD", message: "1 to 255 visible ASCII characters", field: "idempotencyKey" },
-          ]);
+          throw invalidField("idempotencyKey", "1 to 255 visible ASCII characters", 400);
         const services = application(deps);
         const receipt = await receiveBatch(
           { store: services.store, sql: sql() },
@@ -201,9 +204,12 @@ export function registerBatchPages(app: Router, deps: AppDependencies, accountPa
       const form = await formOf(c);
       const ticked = await valuesOf(c, "ordinals");
       if (form.items === "all" && ticked.length > 0)
-        throw invalid("items", "Every accepted item is chosen, and some items are ticked: choose one or the other");
+        throw invalidField(
+          "items",
+          "Every accepted item is chosen, and some items are ticked: choose one or the other",
+        );
       if (form.items === "chosen" && ticked.length === 0)
-        throw invalid("ordinals", "Choose at least one item in the table");
+        throw invalidField("ordinals", "Choose at least one item in the table");
       const { decision, reason, items } = formBody(reviewRequestSchema, {
         decision: form.decision,
         reason: form.reason,
@@ -241,7 +247,7 @@ export function registerBatchPages(app: Router, deps: AppDependencies, accountPa
       const form = await formOf(c);
       const other = typeof form.otherId === "string" ? form.otherId.trim() : "";
       const type = REFERENCE_TYPES.find((t) => t === form.referenceType);
-      if (other && !type) throw invalid("referenceType", `One of ${REFERENCE_TYPES.join(", ")}`);
+      if (other && !type) throw invalidField("referenceType", `One of ${REFERENCE_TYPES.join(", ")}`);
       const candidate = other ? `app:${type}:${other}` : form.candidate;
       const { mappings } = formBody(mappingRequestSchema, {
         mappings: (await placesOf(c)).map((place) => ({ ...place, candidate })),
@@ -260,7 +266,7 @@ export function registerBatchPages(app: Router, deps: AppDependencies, accountPa
     `${ACCOUNT_PATH}/batches/:batchReference/canonical-fixtures`,
     onBatch(async (c, account, batchReference) => {
       const [place, ...more] = await placesOf(c);
-      if (!place || more.length > 0) throw invalid("place", "The place of one fixture");
+      if (!place || more.length > 0) throw invalidField("place", "The place of one fixture");
       const request = formBody(canonicalFixtureRequestSchema, place);
       const context = { ...commandContext(c), actor: account.accountId };
       const outcome = await canonicalFixtureFor(deps, { batchReference, account, request }, context);
@@ -291,17 +297,17 @@ export function registerBatchPages(app: Router, deps: AppDependencies, accountPa
 async function placesOf(c: Context): Promise<Place[]> {
   return (await valuesOf(c, "place")).map((value) => {
     const place = typeof value === "string" ? placeOf(value) : undefined;
-    if (!place) throw invalid("place", "A place of the report");
+    if (!place) throw invalidField("place", "A place of the report");
     return place;
   });
 }
 
 /** A replacement delivery as typed: JSON, else 422 naming the field (the API's schema judges the rest). */
 function eventOf(text: unknown): unknown {
-  if (typeof text !== "string" || text.trim() === "") throw invalid("event", "The delivery, as JSON");
+  if (typeof text !== "string" || text.trim() === "") throw invalidField("event", "The delivery, as JSON");
   try {
     return parseJson(text);
   } catch (error) {
-    throw invalid("event", error instanceof JsonTooDeep ? error.message : "Not JSON");
+    throw invalidField("event", error instanceof JsonTooDeep ? error.message : "Not JSON");
   }
 }

@@ -1,5 +1,6 @@
 import type { InningsStatistic } from "../read-api/schemas/fixture-statistics.js";
-import type { DailyUsage } from "../usage/summary.js";
+import { type DailyUsage, requestsOn } from "../usage/summary.js";
+import { count } from "./format.js";
 
 /**
  * The charts cricket readers look at, drawn on the server as SVG (no script): the worm
@@ -207,14 +208,12 @@ const STATUS_CLASSES = [
   { statusClass: "5xx", fill: "#a4161a" },
 ] as const;
 
-const total = (day: DailyUsage) => Object.values(day.requests).reduce((sum, n) => sum + n, 0);
-
 /** A consumer's requests a day, a bar a date stacked by status class; the axis names every seventh date. */
 export function UsageChart({ days }: { days: readonly DailyUsage[] }) {
-  const maxRequests = Math.max(10, ...days.map(total));
+  const maxRequests = Math.max(10, ...days.map(requestsOn));
   const slot = PLOT_W / Math.max(1, days.length);
   const y = (requests: number) => (requests / maxRequests) * PLOT_H;
-  const all = days.reduce((sum, day) => sum + total(day), 0);
+  const all = days.reduce((sum, day) => sum + requestsOn(day), 0);
   const shown = STATUS_CLASSES.map(({ statusClass }) => ({
     statusClass,
     requests: days.reduce((sum, day) => sum + (day.requests[statusClass] ?? 0), 0),
@@ -223,7 +222,7 @@ export function UsageChart({ days }: { days: readonly DailyUsage[] }) {
   return (
     <figure class="chart">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="usage-title">
-        <title id="usage-title">{`Requests a day, ${span}: ${all.toLocaleString("en-US")} in all${shown.map((c) => `, ${c.requests.toLocaleString("en-US")} ${c.statusClass}`).join("")}.`}</title>
+        <title id="usage-title">{`Requests a day, ${span}: ${count(all)} in all${shown.map((c) => `, ${count(c.requests)} ${c.statusClass}`).join("")}.`}</title>
         <Axes
           maxX={days.length}
           maxY={maxRequests}
@@ -247,7 +246,7 @@ export function UsageChart({ days }: { days: readonly DailyUsage[] }) {
                     height={y(requests).toFixed(1)}
                     fill={fill}
                   >
-                    <title>{`${day.date}: ${requests.toLocaleString("en-US")} ${statusClass}`}</title>
+                    <title>{`${day.date}: ${count(requests)} ${statusClass}`}</title>
                   </rect>
                 );
               })}

@@ -1,3 +1,4 @@
+import { count } from "./format.js";
 /** What the last form did: a notice of success, or the refusal in the API's words (its first details, the rest counted). */
 export type Outcome = { notice?: string; problem?: { message: string; details: string[]; more: number } };
 
@@ -20,7 +21,7 @@ export function Outcomes({ outcome }: { outcome: Outcome }) {
               ))}
             </ul>
           )}
-          {problem.more > 0 && <p>And {problem.more.toLocaleString("en-US")} more.</p>}
+          {problem.more > 0 && <p>And {count(problem.more)} more.</p>}
         </div>
       )}
     </>

@@ -63,16 +63,15 @@ async function readForm<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A form refused for one field, as the API refuses a body's (422), or with `status` where the API's is a header's. */
+export const invalidField = (field: string, message: string, status: 400 | 422 = 422) =>
+  new ApiError("VALIDATION_FAILED", "The form is invalid", [{ code: "INVALID_FIELD", message, field }], status);
+
 /** A text field as the API would take one in a body: at most `max` characters, storable, else 422 naming it. */
 export function textOf(value: unknown, field: string, max = 200): string {
   const text = typeof value === "string" ? value.trim() : "";
   if (text.length === 0 || text.length > max || !storable(text))
-    throw new ApiError(
-      "VALIDATION_FAILED",
-      "The form is invalid",
-      [{ code: "INVALID_FIELD", message: `1 to ${max} characters of text`, field }],
-      422,
-    );
+    throw invalidField(field, `1 to ${max} characters of text`);
   return text;
 }
 
@@ -113,11 +112,6 @@ export const withHeadersOf = (error: ApiError, res: Response) => {
     if (name !== "WWW-Authenticate") res.headers.set(name, value);
   return res;
 };
-
-/** Refuses a caller who is not an administrator, as the API's admin operations do. */
-export function requireAdmin({ account }: Caller): void {
-  if (account.role !== "admin") throw new ApiError("FORBIDDEN", "Only an administrator may do this");
-}
 
 /** A page shown to a signed-in caller, with what the last form did (or why it was refused) and its status. */
 export type SignedInPage = (

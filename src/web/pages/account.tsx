@@ -1,6 +1,7 @@
 import type { AccountView } from "../../accounts/queries.js";
 import type { BatchView } from "../../batches/queries.js";
 import type { Competition } from "../../read-api/schemas/reference.js";
+import { minute } from "../format.js";
 import { Layout } from "../layout.js";
 import { type Outcome, Outcomes } from "../outcome.js";
 import { PACKAGE_CHECK_PATH } from "../scripts.js";
@@ -18,8 +19,6 @@ export type AccountPageProps = {
 };
 
 export const ROLE = { viewer: "viewer", submitter: "submitter", admin: "administrator" } as const;
-
-const day = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ");
 
 /** A signed-in user's page: who they are, then what their role lets them do. */
 export function AccountPage({ user, competitions, batches, requests, uploadKey, outcome }: AccountPageProps) {
@@ -131,7 +130,7 @@ function Batches({
                 <td class="text">{b.status.replace("_", " ")}</td>
                 <td>{b.progress.itemsTotal ?? "…"}</td>
                 <td>{b.counts.accepted}</td>
-                <td>{day(b.receivedAt)}</td>
+                <td>{minute(b.receivedAt)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,4 +1,5 @@
 import type { BatchView, ReportItem, ReportSummary } from "../../batches/queries.js";
+import { minute } from "../format.js";
 import { Layout } from "../layout.js";
 import { type Outcome, Outcomes } from "../outcome.js";
 import { RELOAD_SECONDS, ReloadControl } from "../reloading.js";
@@ -170,7 +171,7 @@ function Review({ batch, reviewer }: { batch: BatchView; reviewer: boolean }) {
       <h2>Review and publication</h2>
       <p id="review-state">
         {publication
-          ? `Published ${publication.publishedAt.toISOString().slice(0, 16).replace("T", " ")}: ${publication.published} in the ledger, ${publication.refused} refused.`
+          ? `Published ${minute(publication.publishedAt)}: ${publication.published} in the ledger, ${publication.refused} refused.`
           : `Of ${counts.accepted} accepted items: ${review.approved} approved, ${review.rejected} rejected, ${review.undecided} undecided.`}
       </p>
       {reviewer && deciding(batch) && (

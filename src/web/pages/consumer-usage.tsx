@@ -1,10 +1,9 @@
 import type { ConsumerView } from "../../consumers/queries.js";
-import type { DailyUsage, endpointUsage } from "../../usage/summary.js";
+import { type DailyUsage, type EndpointUsage, requestsOn } from "../../usage/summary.js";
 import { UsageChart } from "../charts.js";
+import { count } from "../format.js";
 import { Layout } from "../layout.js";
 import { Table } from "../table.js";
-
-const count = (n: number) => n.toLocaleString("en-US");
 
 /** A consumer's usage over the kept dates: requests a day by status class, and each endpoint's. */
 export function ConsumerUsagePage({
@@ -15,7 +14,7 @@ export function ConsumerUsagePage({
 }: {
   consumer: ConsumerView;
   days: readonly DailyUsage[];
-  endpoints: ReturnType<typeof endpointUsage>;
+  endpoints: readonly EndpointUsage[];
   /** False when the usage read stopped at its row limit: the oldest dates may be short. */
   complete: boolean;
 }) {
@@ -72,7 +71,7 @@ function DailyTable({ days }: { days: readonly DailyUsage[] }) {
             {classes.map((c) => (
               <td>{count(d.requests[c] ?? 0)}</td>
             ))}
-            <td>{count(Object.values(d.requests).reduce((sum, n) => sum + n, 0))}</td>
+            <td>{count(requestsOn(d))}</td>
           </tr>
         ))}
       </tbody>

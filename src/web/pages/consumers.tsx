@@ -1,9 +1,8 @@
 import type { ConsumerView } from "../../consumers/queries.js";
+import { count, minute } from "../format.js";
 import { Layout } from "../layout.js";
 import { type Outcome, Outcomes } from "../outcome.js";
 import { Table } from "../table.js";
-
-const minute = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ");
 
 /** The consumers' page of an administrator: the consumers they issued, with limits and keys, and the form issuing one. */
 export function ConsumersPage({
@@ -74,8 +73,8 @@ function Consumer({ consumer }: { consumer: ConsumerView }) {
         <a href={path}>{consumer.name}</a>
       </h2>
       <p>
-        Consumer {consumer.consumerId}: {consumer.rateLimitPerMinute.toLocaleString("en-US")} requests a minute,{" "}
-        {consumer.dailyQuota.toLocaleString("en-US")} a day. <a href={path}>Its usage</a>.
+        Consumer {consumer.consumerId}: {count(consumer.rateLimitPerMinute)} requests a minute,{" "}
+        {count(consumer.dailyQuota)} a day. <a href={path}>Its usage</a>.
       </p>
       <Table
         caption={`Keys of ${consumer.name}`}

@@ -1,9 +1,8 @@
 import type { DeliveryHistory, RevisionState } from "../../read-api/queries/delivery-history.js";
+import { minute } from "../format.js";
 import { Layout } from "../layout.js";
 import { fixturePage } from "../paths.js";
 import { Table } from "../table.js";
-
-const when = (iso: string) => iso.slice(0, 16).replace("T", " ");
 
 /** The fields of a delivery's state that differ between two revisions, each as before → after. */
 function changes(before: RevisionState, after: RevisionState): string[] {
@@ -29,7 +28,7 @@ export function DeliveryHistoryPage({ history }: { history: DeliveryHistory }) {
       <h1>Delivery {recorded.state.ballNumber ?? ""} history</h1>
       <p class="lede">
         Event <code>{history.eventId}</code>, revision {history.currentRevision}. Recorded by{" "}
-        {recorded.recordedBy.name ?? recorded.recordedBy.id} at {when(recorded.recordedAt)}.
+        {recorded.recordedBy.name ?? recorded.recordedBy.id} at {minute(recorded.recordedAt)}.
       </p>
       {history.corrections.length === 0 ? (
         <p class="empty">Never corrected.</p>
@@ -48,7 +47,7 @@ export function DeliveryHistoryPage({ history }: { history: DeliveryHistory }) {
                   {c.requestedBy.name ?? c.requestedBy.id}
                   {c.review ? ", approved in review" : ""}
                 </td>
-                <td class="text">{when(c.correctedAt)}</td>
+                <td class="text">{minute(c.correctedAt)}</td>
                 <td class="text">{c.reason}</td>
                 <td class="text">
                   <ul>

@@ -88,12 +88,16 @@ export function ParticipantPage({
  * Runs, and wickets when there are any, season by season in each competition of two seasons
  * or more: the tables above hold the same figures.
  */
+const seasonName = (a: ParticipantAggregate) => a.scope.name ?? "";
+
 function SeasonCharts({ aggregates }: { aggregates: readonly ParticipantAggregate[] }) {
   const byCompetition = new Map<string, ParticipantAggregate[]>();
   for (const a of aggregates)
     if (a.scope.type === "season") {
       const competition = a.scope.competition?.competitionId ?? "";
-      byCompetition.set(competition, [...(byCompetition.get(competition) ?? []), a]);
+      const seasons = byCompetition.get(competition) ?? [];
+      seasons.push(a);
+      byCompetition.set(competition, seasons);
     }
   const charted = [...byCompetition.values()]
     .filter((seasons) => seasons.length > 1)
@@ -103,7 +107,6 @@ function SeasonCharts({ aggregates }: { aggregates: readonly ParticipantAggregat
     <section>
       <h2>Season by season</h2>
       {charted.map(([competition, seasons], n) => {
-        const label = (a: ParticipantAggregate) => a.scope.name ?? "";
         const wickets = seasons.some((a) => a.bowling.wickets > 0);
         return (
           <>
@@ -111,14 +114,14 @@ function SeasonCharts({ aggregates }: { aggregates: readonly ParticipantAggregat
               id={`runs-${n}`}
               title={`Runs a season, ${competition}`}
               yLabel="Runs"
-              seasons={seasons.map((a) => ({ label: label(a), value: a.batting.runs }))}
+              seasons={seasons.map((a) => ({ label: seasonName(a), value: a.batting.runs }))}
             />
             {wickets && (
               <SeasonBars
                 id={`wickets-${n}`}
                 title={`Wickets a season, ${competition}`}
                 yLabel="Wickets"
-                seasons={seasons.map((a) => ({ label: label(a), value: a.bowling.wickets }))}
+                seasons={seasons.map((a) => ({ label: seasonName(a), value: a.bowling.wickets }))}
               />
             )}
           </>

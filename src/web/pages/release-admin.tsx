@@ -1,13 +1,12 @@
 import { RELEASE_VERSION_PATTERN } from "../../../streams/release.js";
 import type { ReleaseJobView } from "../../releases/queries.js";
+import { count, minute } from "../format.js";
 import { Layout } from "../layout.js";
 import { type Outcome, Outcomes } from "../outcome.js";
 import { RELOAD_SECONDS, ReloadControl } from "../reloading.js";
 
 /** States a job has not finished in: its page reloads itself until it has. */
 const WORKING = new Set(["queued", "generating"]);
-
-const minute = (d: Date | null) => (d ? d.toISOString().slice(0, 16).replace("T", " ") : "");
 
 /** An administrator's release form: a version of everything published now. */
 export function ReleaseRequestPage({ latest, outcome }: { latest: string | undefined; outcome: Outcome }) {
@@ -44,7 +43,7 @@ export function ReleaseJobPage({ job, reload }: { job: ReleaseJobView; reload: b
       <p class="lede" id="job-status" aria-live="polite">
         {job.status === "queued" && "Queued: it starts when a generator is free."}
         {job.status === "generating" &&
-          `Generating: ${job.itemsDone.toLocaleString("en-US")} of ${job.itemsTotal?.toLocaleString("en-US") ?? "?"} read.`}
+          `Generating: ${count(job.itemsDone)} of ${job.itemsTotal === null ? "?" : count(job.itemsTotal)} read.`}
         {job.status === "published" && "Published."}
         {job.status === "failed" &&
           `Failed: ${job.failure ?? "no reason was recorded"}. Asking for the version again starts a new job.`}

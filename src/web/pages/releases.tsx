@@ -1,5 +1,6 @@
 import { artifactPath } from "../../release-api/schemas.js";
 import type { Release } from "../../releases/queries.js";
+import { count } from "../format.js";
 import { Layout } from "../layout.js";
 import { Table } from "../table.js";
 
@@ -26,8 +27,8 @@ export function ReleasesPage({ releases }: { releases: readonly Release[] }) {
               <tr>
                 <th scope="row">{r.version}</th>
                 <td>{r.createdAt.toISOString().slice(0, 10)}</td>
-                <td>{r.scope.counts.fixtures.toLocaleString("en-US")}</td>
-                <td>{r.scope.counts.deliveries.toLocaleString("en-US")}</td>
+                <td>{count(r.scope.counts.fixtures)}</td>
+                <td>{count(r.scope.counts.deliveries)}</td>
                 <td>
                   <a href={artifactPath(r.version)} download>
                     {megabytes(r.byteLength)}
