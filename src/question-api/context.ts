@@ -9,6 +9,15 @@ import { memoised, READ_FROM, readModels } from "../read-api/params.js";
  * changes: it is read whole and indexed, so not on every question) and the leaderboard read.
  */
 export function evaluationContext(deps: AppDependencies): () => Promise<EvaluationContext> {
+  // One a service: the API's operation and the question page share its vocabulary load and leaderboard read.
+  let context = contexts.get(deps);
+  if (!context) contexts.set(deps, (context = newContext(deps)));
+  return context;
+}
+
+const contexts = new WeakMap<AppDependencies, () => Promise<EvaluationContext>>();
+
+function newContext(deps: AppDependencies): () => Promise<EvaluationContext> {
   const sql = readModels(deps);
   const memo = memoised(deps);
   const leaderboard = leaderboardReader(deps);

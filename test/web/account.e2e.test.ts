@@ -4,7 +4,7 @@ import { request, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bootstrapAdmin } from "../../src/commands/accounts/handlers.js";
+import { bootstrapAdmin, requestDeletion } from "../../src/commands/accounts/handlers.js";
 import { createLogger } from "../../src/http/logging.js";
 import { passwordSignIn } from "../../src/identity/password-sign-in.js";
 import { JOBS_PATH } from "../../src/release-api/schemas.js";
@@ -90,6 +90,33 @@ describe("the signed-in pages, with an identity provider configured", () => {
     expect(await textOf(signedIn)).toMatch(/Vera Viewer Signed in as viewer\./);
     // The cookie is for the pages: the API takes bearer tokens alone.
     expect((await fetch(`${base}/api/v1/auth/me`, { headers: { Cookie: session } })).status).toBe(401);
+  });
+
+  it("ends a session whose account is disabled since: its pages ask to sign in again, its forms do nothing", async () => {
+    const leaving = await a.signIn({ name: "Lee Leaving" });
+    const session = await sessionOf(leaving);
+    await requestDeletion(a.world.store, leaving.id, { now: new Date() });
+    await a.world.catchUp();
+    const page = await fetch(`${base}/account`, { headers: { Cookie: session } });
+    expect(await textOf(page)).toMatch(/paste the access token/);
+    expect(page.headers.get("set-cookie")).toMatch(/^cricket_session=;/);
+    const form = await post("/account/access-request", { competitionId }, { session });
+    expect(form.status).toBe(401);
+    expect(await textOf(form)).toMatch(/Your session has ended: sign in again\./);
+    expect(await a.history(leaving.id)).toEqual(["AccountCreated", "AccountDisabled"]);
+  });
+
+  it("finds a delivery's history by its event id, and says when there is none", async () => {
+    const session = await sessionOf(await a.anAdmin());
+    const as = { headers: { Cookie: session }, redirect: "manual" as const };
+    const lookup = await fetch(`${base}/account/deliveries?eventId=%20abc%2Fdef%20`, as);
+    expect(lookup.status).toBe(303);
+    expect(lookup.headers.get("location")).toBe("/account/deliveries/abc%2Fdef");
+    const empty = await fetch(`${base}/account/deliveries?eventId=`, as);
+    expect(empty.headers.get("location")).toBe("/account");
+    const unknown = await fetch(`${base}/account/deliveries/${randomUUID()}`, as);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("cache-control")).toBe("no-store");
   });
 
   it("does nothing for a form posted from another site, or without a session", async () => {
@@ -417,6 +444,20 @@ describe("the administrators' pages", () => {
     );
     expect(unconfirmed.status).toBe(422);
     expect((await read(key)).status).toBe(200);
+    // A consumer no key has used yet: its page says so, with an empty chart.
+    const quiet = await post(
+      "/account/api-consumers",
+      { name: "Quiet one", rateLimitPerMinute: "60", dailyQuota: "100" },
+      { session, on: keyed.base },
+    );
+    const quietId = (await textOf(await fetch(`${keyed.base}/account/api-consumers`, as()))).match(
+      /Quiet one Consumer (\d+)/,
+    )?.[1];
+    expect(quiet.status).toBe(201);
+    const quietPage = await textOf(await fetch(`${keyed.base}/account/api-consumers/${quietId}`, as()));
+    expect(quietPage).toMatch(/No request in these dates\./);
+    expect(quietPage).toMatch(/: 0 in all\./);
+
     const rotated = await post(
       `/account/api-consumers/${consumerId}/keys/rotation`,
       { confirm: "yes" },
