@@ -10,8 +10,10 @@ import { memoised, READ_FROM, readModels } from "../read-api/params.js";
  */
 export function evaluationContext(deps: AppDependencies): () => Promise<EvaluationContext> {
   // One a service: the API's operation and the question page share its vocabulary load and leaderboard read.
-  let context = contexts.get(deps);
-  if (!context) contexts.set(deps, (context = newContext(deps)));
+  const kept = contexts.get(deps);
+  if (kept) return kept;
+  const context = newContext(deps);
+  contexts.set(deps, context);
   return context;
 }
 
