@@ -40,15 +40,10 @@ const ddl = `
   );
   create table stat_innings (fixture_id text not null, innings_id text primary key, data jsonb not null);
   create index stat_innings_fixture on stat_innings (fixture_id);
-  create table stat_delivery (
-    event_id uuid primary key,
-    fixture_id text not null,
-    innings_id text not null,
-    sequence_number integer not null,
-    revision integer not null,
-    state jsonb not null
-  );
-  create index stat_delivery_fixture on stat_delivery (fixture_id, innings_id, sequence_number);
+  -- every delivery of a fixture as its current revision, {eventId: {sequenceNumber,
+  -- revision, state}}: the recompute reads a fixture's deliveries whole, and one value a
+  -- fixture is compressed (TOAST), where a row a delivery was stored as is, about 7x larger
+  create table stat_deliveries (fixture_id text primary key, deliveries jsonb not null);
   create table stat_name (id text primary key, name text not null);
   create table fixture_statistics (
     fixture_id text primary key,
@@ -130,7 +125,7 @@ type Inputs = {
 
 export const statistics = defineProjector({
   name: "statistics",
-  version: 6,
+  version: 7,
   description: "Fixture scorecards, player innings lines, season/competition/career aggregates and leaderboard tables.",
   batchSize: 5000,
   restMs: 500,
@@ -174,29 +169,27 @@ export const statistics = defineProjector({
         on conflict (innings_id) do update set data = excluded.data`;
     },
     DeliveryRecorded: (tx, events) => {
-      const rows = events.map((e) => {
-        const { eventId, sequenceNumber, submissionId: _s, ...state } = e.data;
-        return {
-          event_id: eventId,
-          fixture_id: streamEntityId(e.streamId),
-          innings_id: state.inningsId,
-          sequence_number: sequenceNumber,
-          revision: 1,
-          state,
-        };
-      });
+      const rows = byFixture(events, ({ eventId, sequenceNumber, submissionId: _s, ...state }) => [
+        eventId,
+        { sequenceNumber, revision: 1, state },
+      ]);
+      // A delivery already kept wins: replaying a run changes nothing.
       return tx`
-        insert into stat_delivery
-        select * from jsonb_to_recordset(${json(tx, rows)})
-          as r(event_id uuid, fixture_id text, innings_id text, sequence_number integer, revision integer, state jsonb)
-        on conflict (event_id) do nothing`;
+        insert into stat_deliveries
+        select * from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, deliveries jsonb)
+        on conflict (fixture_id) do update set deliveries = excluded.deliveries || stat_deliveries.deliveries`;
     },
-    DeliveryCorrected: async (tx, events) => {
-      for (const e of events) {
-        const { eventId, revision, delivery } = e.data;
-        await tx`update stat_delivery set state = ${json(tx, delivery)}, revision = ${revision}, innings_id = ${delivery.inningsId}
-                 where event_id = ${eventId} and revision < ${revision}`;
-      }
+    DeliveryCorrected: (tx, events) => {
+      // A run's last correction of a delivery is its latest (byFixture keeps the last entry a
+      // key); only a kept delivery at an older revision takes it.
+      const rows = byFixture(events, ({ eventId, revision, delivery }) => [eventId, { revision, state: delivery }]);
+      return tx`
+        update stat_deliveries s set deliveries = s.deliveries || (
+          select coalesce(jsonb_object_agg(c.key, (s.deliveries -> c.key) || c.value), '{}')
+          from jsonb_each(r.deliveries) c
+          where (s.deliveries -> c.key ->> 'revision')::int < (c.value ->> 'revision')::int)
+        from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, deliveries jsonb)
+        where s.fixture_id = r.fixture_id`;
     },
     OutcomeRecorded: async (tx, events) => {
       for (const e of events)
@@ -312,18 +305,37 @@ async function loadInputs(tx: Tx, fixtureIds: string[]): Promise<Inputs[]> {
   const fixtures = await tx<Inputs["fixture"][]>`select * from stat_fixture where fixture_id = any(${fixtureIds})`;
   const innings = await tx<{ fixture_id: string; data: InningsInput }[]>`
     select fixture_id, data from stat_innings where fixture_id = any(${fixtureIds}) order by fixture_id, (data ->> 'ordinal')::int`;
-  const deliveries = await tx<
-    { fixture_id: string; event_id: string; sequence_number: number; state: DeliveryState }[]
-  >`
-    select fixture_id, event_id::text, sequence_number, state from stat_delivery
-    where fixture_id = any(${fixtureIds}) order by fixture_id, innings_id, sequence_number`;
+  const kept = await tx<{ fixture_id: string; deliveries: Record<string, KeptDelivery> }[]>`
+    select fixture_id, deliveries from stat_deliveries where fixture_id = any(${fixtureIds})`;
+  const deliveriesOf = new Map(kept.map((k) => [k.fixture_id, k.deliveries]));
   return fixtures.map((fixture) => ({
     fixture,
     innings: innings.filter((i) => i.fixture_id === fixture.fixture_id).map((i) => i.data),
-    deliveries: deliveries
-      .filter((d) => d.fixture_id === fixture.fixture_id)
-      .map((d) => ({ ...d.state, eventId: d.event_id, sequenceNumber: d.sequence_number })),
+    deliveries: Object.entries(deliveriesOf.get(fixture.fixture_id) ?? {})
+      .map(([eventId, { sequenceNumber, state }]) => ({ ...state, eventId, sequenceNumber }))
+      .sort(byInningsAndSequence),
   }));
+}
+
+type KeptDelivery = { sequenceNumber: number; revision: number; state: DeliveryState };
+
+const byInningsAndSequence = (a: Delivery, b: Delivery) =>
+  a.inningsId < b.inningsId ? -1 : a.inningsId > b.inningsId ? 1 : a.sequenceNumber - b.sequenceNumber;
+
+/** A run's deliveries as one row per fixture, `{fixture_id, deliveries: {eventId: value}}`. */
+function byFixture<E extends { streamId: string; data: object }>(
+  events: readonly E[],
+  entry: (data: E["data"]) => [string, object],
+) {
+  const fixtures = new Map<string, Record<string, object>>();
+  for (const e of events) {
+    const fixtureId = streamEntityId(e.streamId);
+    const deliveries = fixtures.get(fixtureId) ?? {};
+    const [eventId, value] = entry(e.data);
+    deliveries[eventId] = value;
+    fixtures.set(fixtureId, deliveries);
+  }
+  return [...fixtures].map(([fixture_id, deliveries]) => ({ fixture_id, deliveries }));
 }
 
 /**

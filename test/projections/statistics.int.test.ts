@@ -115,27 +115,27 @@ describe("statistics projection", () => {
       eventId: string;
       runs: { offBat: number; extras: number; total: number };
     };
+    const correction = (revision: number, offBat: number) => ({
+      id: crypto.randomUUID(),
+      type: DeliveryCorrected.type,
+      data: {
+        eventId,
+        revision,
+        reason: "scorer's error",
+        delivery: { ...state, runs: { offBat, extras: state.runs.extras, total: state.runs.extras + offBat } },
+      },
+      metadata: { actor: "test", occurredAt: new Date().toISOString(), schemaVersion: DeliveryCorrected.version },
+    });
     const before = await aggregateOf(KOHLI, "career");
-    await store.append(
-      `fixture-${fixtureId}`,
-      [
-        {
-          id: crypto.randomUUID(),
-          type: DeliveryCorrected.type,
-          data: {
-            eventId,
-            revision: 2,
-            reason: "scorer's error",
-            delivery: { ...state, runs: { offBat: 5, extras: state.runs.extras, total: state.runs.extras + 5 } },
-          },
-          metadata: { actor: "test", occurredAt: new Date().toISOString(), schemaVersion: DeliveryCorrected.version },
-        },
-      ],
-      events.length - 1,
-    );
+    await store.append(`fixture-${fixtureId}`, [correction(2, 5)], events.length - 1);
+    await runner.catchUp();
+    expect((await aggregateOf(KOHLI, "career"))?.batting.runs).toBe((before?.batting.runs as number) + 4);
+
+    // Two corrections of one delivery in one batch: the later revision stands.
+    await store.append(`fixture-${fixtureId}`, [correction(3, 2), correction(4, 3)], events.length);
     await runner.catchUp();
     const after = await aggregateOf(KOHLI, "career");
-    expect(after?.batting.runs).toBe((before?.batting.runs as number) + 4);
+    expect(after?.batting.runs).toBe((before?.batting.runs as number) + 2);
 
     await runner.rebuild("statistics");
     expect(await aggregateOf(KOHLI, "career")).toEqual(after);
