@@ -65,29 +65,33 @@ const ddl = `
     submission_id text not null,
     position integer not null
   );
-  create table delivery_revision (
-    event_id uuid not null,
-    revision integer not null,
-    -- the DeliveryRecorded or DeliveryCorrected that holds this revision
-    revision_event_id uuid not null,
-    fixture_id text not null,
-    sequence_number integer not null,
-    actor text not null,
-    -- verbatim from the event's metadata: the history answers it as recorded
-    occurred_at text not null,
-    -- null for revision 1
-    reason text,
-    -- the delivery's fields as in DeliveryState (without event id and sequence number)
-    state jsonb not null,
-    -- where the delivery was first submitted; null for imported data
-    submission_id text,
-    position integer,
-    -- [RefreshScope]; null for revision 1
-    refreshed_scopes jsonb,
-    -- where this revision came from (StoredSource); null when the log names no source
-    source jsonb,
-    primary key (event_id, revision)
-  );
+  -- which fixture holds a delivery's revisions
+  create table history_delivery (event_id uuid primary key, fixture_id text not null);
+  -- every revision of every delivery of a fixture, {eventId: [revision, ...]}, each revision
+  -- with the columns of delivery_revision below. One value a fixture is
+  -- compressed (TOAST): a row a revision, stored as is, was about four times the size.
+  create table history_revisions (fixture_id text primary key, revisions jsonb not null);
+  create view delivery_revision as
+    select d.event_id, r.revision,
+      -- the DeliveryRecorded or DeliveryCorrected that holds this revision
+      r.revision_event_id, d.fixture_id, r.sequence_number, r.actor,
+      -- verbatim from the event's metadata: the history answers it as recorded
+      r.occurred_at,
+      -- null for revision 1
+      r.reason,
+      -- the delivery's fields as in DeliveryState (without event id and sequence number)
+      r.state,
+      -- where the delivery was first submitted; null for imported data
+      r.submission_id, r.position,
+      -- [RefreshScope]; null for revision 1
+      r.refreshed_scopes,
+      -- where this revision came from (StoredSource); null when the log names no source
+      r.source
+    from history_delivery d
+    join history_revisions h on h.fixture_id = d.fixture_id
+    cross join lateral jsonb_to_recordset(h.revisions -> d.event_id::text) as r(
+      revision integer, revision_event_id uuid, sequence_number integer, actor text, occurred_at text,
+      reason text, state jsonb, submission_id text, position integer, refreshed_scopes jsonb, source jsonb);
   create table submission_record (
     submission_id text primary key,
     fixture_id text not null,
@@ -168,10 +172,11 @@ async function revisionsBefore(tx: Tx, firsts: { event_id: string; revision: num
 export const deliveryHistory = defineProjector({
   name: "delivery_history",
   // 2: each revision's source, the fixtures' Cricsheet sources and the submission records.
-  // 3: batch publications as a source.
-  version: 3,
+  // 3: batch publications as a source. 4: a fixture's revisions kept as one value.
+  version: 4,
   description:
     "Every revision of every delivery: who recorded or corrected it, when, why, from what source (a Cricsheet file, a submission, a batch item and its approval, a correction), and what it refreshed; every direct submission.",
+  batchSize: 5000,
   tables: ["delivery_revision", "submission_record"],
   ddl,
   on: {
@@ -260,34 +265,40 @@ export const deliveryHistory = defineProjector({
         select * from jsonb_to_recordset(${json(tx, rows)}) as r(event_id uuid, revision integer, source jsonb)
         on conflict (event_id, revision) do nothing`;
     },
-    [DeliveryRecorded.type]: (tx, events) => {
-      const rows = lastByKey(
-        events.map((e) => ({
+    [DeliveryRecorded.type]: async (tx, events) => {
+      const recorded = lastByKey(events, (e) => e.data.eventId);
+      const eventIds = recorded.map((e) => e.data.eventId);
+      const positions = await submittedPositions(tx, eventIds);
+      const batches = await batchRevisions(
+        tx,
+        eventIds.map((event_id) => ({ event_id, revision: 1 })),
+      );
+      const sources = await fixtureSources(tx, [...new Set(recorded.map((e) => streamEntityId(e.streamId)))]);
+      const rows = recorded.map((e): Revision => {
+        const meta = origin(e);
+        const submitted = positions.get(e.data.eventId);
+        return {
+          ...meta,
           event_id: e.data.eventId,
           revision: 1,
-          ...origin(e),
           sequence_number: e.data.sequenceNumber,
+          reason: null,
           state: deliveryState(e.data),
-        })),
-        (r) => r.event_id,
-      );
-      // A recording is its submission's or its batch item's, else the import's: the fixture's source as it stands.
-      return tx`
-        insert into delivery_revision
-        select r.event_id, 1, r.revision_event_id, r.fixture_id, r.sequence_number, r.actor, r.occurred_at,
-               null, r.state, p.submission_id, p.position, null,
-               case when p.submission_id is not null
-                 then jsonb_build_object('kind', 'submission', 'submissionId', p.submission_id, 'position', p.position)
-                 when b.source is not null then b.source
-                 when r.actor = ${CRICSHEET_IMPORT_ACTOR} then f.source
-               end
-        from jsonb_to_recordset(${json(tx, rows)}) as r(
-          event_id uuid, revision_event_id uuid, fixture_id text, sequence_number integer, actor text,
-          occurred_at text, state jsonb)
-        left join submitted_position p on p.event_id = r.event_id
-        left join batch_revision b on b.event_id = r.event_id and b.revision = 1
-        left join history_fixture f on f.fixture_id = r.fixture_id
-        on conflict (event_id, revision) do nothing`;
+          submission_id: submitted?.submission_id ?? null,
+          position: submitted?.position ?? null,
+          refreshed_scopes: null,
+          // A recording is its submission's or its batch item's, else the import's: the fixture's source as it stands.
+          source: submitted
+            ? { kind: "submission", submissionId: submitted.submission_id, position: submitted.position }
+            : (batches.get(`${e.data.eventId}:1`) ??
+              (meta.actor === CRICSHEET_IMPORT_ACTOR ? (sources.get(meta.fixture_id) ?? null) : null)),
+        };
+      });
+      const located = rows.map(({ event_id, fixture_id }) => ({ event_id, fixture_id }));
+      await tx`
+        insert into history_delivery select * from jsonb_to_recordset(${json(tx, located)}) as r(event_id uuid, fixture_id text)
+        on conflict (event_id) do nothing`;
+      await addRevisions(tx, rows);
     },
     [DeliveryCorrected.type]: async (tx, events) => {
       const run = events.map((e) => ({ ...origin(e), data: e.data }));
@@ -330,13 +341,38 @@ export const deliveryHistory = defineProjector({
         rows.push(row);
         current.set(data.eventId, row);
       }
-      await tx`
-        insert into delivery_revision
-        select * from jsonb_to_recordset(${json(tx, rows)}) as r(
-          event_id uuid, revision integer, revision_event_id uuid, fixture_id text, sequence_number integer,
-          actor text, occurred_at text, reason text, state jsonb, submission_id text, position integer,
-          refreshed_scopes jsonb, source jsonb)
-        on conflict (event_id, revision) do nothing`;
+      await addRevisions(tx, rows);
     },
   },
 });
+
+/**
+ * Adds revisions to the deliveries' histories, in revision order; a revision already kept (a
+ * replayed run) is left as it is.
+ */
+function addRevisions(tx: Tx, rows: readonly Revision[]) {
+  const additions = new Map<string, Record<string, Revision[]>>();
+  for (const row of rows) {
+    const fixture = additions.get(row.fixture_id) ?? {};
+    fixture[row.event_id] = [...(fixture[row.event_id] ?? []), row];
+    additions.set(row.fixture_id, fixture);
+  }
+  const byFixture = [...additions].map(([fixture_id, revisions]) => ({ fixture_id, revisions }));
+  return tx`
+    insert into history_revisions as h
+    select * from jsonb_to_recordset(${json(tx, byFixture)}) as r(fixture_id text, revisions jsonb)
+    on conflict (fixture_id) do update set revisions = h.revisions || (
+      select coalesce(jsonb_object_agg(added.key, kept.revisions || (
+        select coalesce(jsonb_agg(n order by (n ->> 'revision')::int), '[]')
+        from jsonb_array_elements(added.value) n
+        where not kept.revisions @> jsonb_build_array(jsonb_build_object('revision', n -> 'revision')))), '{}')
+      from jsonb_each(excluded.revisions) added,
+      lateral (select coalesce(h.revisions -> added.key, '[]') as revisions) kept)`;
+}
+
+/** Where each of the deliveries was first submitted, for those a submission holds. */
+async function submittedPositions(tx: Tx, eventIds: string[]) {
+  const rows = await tx<{ event_id: string; submission_id: string; position: number }[]>`
+    select event_id::text, submission_id, position from submitted_position where event_id = any(${eventIds}::uuid[])`;
+  return new Map(rows.map((r) => [r.event_id, r]));
+}
