@@ -60,16 +60,18 @@ const progressBar = (format: string) => new SingleBar({ ...BAR_OPTIONS, format }
 async function catchUpShowingProgress(projections: ProjectionRunner) {
   const bars = new MultiBar({
     ...BAR_OPTIONS,
-    format: `{projector} {bar} {value}/{total} events | {eta_formatted} left`,
+    format: `{projector} {bar} {value}/{total} events | {eta_formatted} left{by}`,
   });
   const byProjector = new Map<string, SingleBar>();
   try {
     await projections.catchUp(undefined, {
       timeoutMs: 10 * 60_000,
-      onProgress: ({ projector, done, total }) => {
+      onProgress: ({ projector, done, total, following }) => {
+        // A running server (or worker) applying the events itself: this command only watches.
+        const by = following ? " | applied by another process" : "";
         const bar = byProjector.get(projector);
-        if (bar) bar.update(done);
-        else byProjector.set(projector, bars.create(total, done, { projector: projector.padEnd(WIDEST) }));
+        if (bar) bar.update(done, { by });
+        else byProjector.set(projector, bars.create(total, done, { projector: projector.padEnd(WIDEST), by }));
       },
     });
   } finally {

@@ -53,8 +53,12 @@ const OWNER_CHECK_MS = 500;
  * by default, which after importing the full IPL was half of the data directory (1,025 of
  * 2,127 MB). An embedded database has no replicas or archive to feed, so a little log is kept
  * and checkpoints come sooner (no slower: docs/benchmarks.md, "Where the footprint goes").
+ * PGlite never asks for those checkpoints itself, so its multiplexer runs one once half of
+ * the bound has been written, as Postgres's checkpointer aims to.
  */
-const EMBEDDED_SETTINGS = ["max_wal_size=64MB", "min_wal_size=32MB"];
+const WAL_MB = 64;
+const EMBEDDED_SETTINGS = [`max_wal_size=${WAL_MB}MB`, `min_wal_size=${WAL_MB / 2}MB`];
+const CHECKPOINT_AFTER_WAL_BYTES = (WAL_MB / 2) * 2 ** 20;
 
 const endpointFile = (dataDir: string) => path.join(dataDir, "embedded.json");
 
@@ -69,6 +73,7 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
   const served = await servedInWorker({
     dataDir: path.join(dataDir, "pgdata"),
     startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((setting) => ["-c", setting])],
+    checkpointAfterWalBytes: CHECKPOINT_AFTER_WAL_BYTES,
   });
   const file = endpointFile(dataDir);
   await writeFile(`${file}.tmp`, JSON.stringify({ port: served.port, pid: process.pid } satisfies Endpoint));

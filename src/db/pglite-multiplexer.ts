@@ -83,14 +83,31 @@ class Client {
   }
 }
 
+/** How often, at most, the write-ahead log's growth is looked at between turns. */
+const WAL_CHECK_MS = 2_000;
+
+export type MultiplexerOptions = {
+  /**
+   * Write-ahead log (bytes since the last checkpoint) past which a checkpoint runs between
+   * turns. PGlite is a standalone backend, and Postgres asks for a checkpoint by WAL volume
+   * only under a postmaster: open, it never recycled its log (a full IPL's import beside a
+   * running server left 1 GB of it, half the data directory) until it was closed.
+   */
+  checkpointAfterWalBytes?: number;
+};
+
 export class PGliteMultiplexer {
   private server: Server | undefined;
   private readonly queue: Turn[] = [];
   private readonly clients = new Set<Client>();
   private owner: Client | undefined;
   private running = false;
+  private walCheckedAt = Date.now();
 
-  constructor(private readonly db: PGlite) {}
+  constructor(
+    private readonly db: PGlite,
+    private readonly options: MultiplexerOptions = {},
+  ) {}
 
   /** Listens on loopback; port 0 picks a free port. Resolves to the bound port. */
   async listen(port = 0, host = "127.0.0.1"): Promise<number> {
@@ -147,6 +164,7 @@ export class PGliteMultiplexer {
     try {
       for (let turn = this.next(); turn; turn = this.next()) {
         await this.execute(turn);
+        if (!this.owner) await this.checkpointIfDue();
       }
     } finally {
       this.running = false;
@@ -172,6 +190,21 @@ export class PGliteMultiplexer {
       }
       if (client.closed && client.inTransaction) await this.release(client);
       done();
+    }
+  }
+
+  /** Between transactions only: a checkpoint inside a client's would run as part of it. */
+  private async checkpointIfDue(): Promise<void> {
+    const bound = this.options.checkpointAfterWalBytes;
+    if (bound === undefined || Date.now() - this.walCheckedAt < WAL_CHECK_MS) return;
+    this.walCheckedAt = Date.now();
+    try {
+      const { rows } = await this.db.query<{ wal: number }>(
+        "select pg_wal_lsn_diff(pg_current_wal_lsn(), redo_lsn)::float8 as wal from pg_control_checkpoint()",
+      );
+      if ((rows[0]?.wal ?? 0) > bound) await this.db.exec("checkpoint");
+    } catch {
+      // The next look tries again; the log only grows meanwhile.
     }
   }
 

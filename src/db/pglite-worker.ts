@@ -1,7 +1,7 @@
 import { parentPort } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { PGliteMultiplexer } from "./pglite-multiplexer.js";
+import { type MultiplexerOptions, PGliteMultiplexer } from "./pglite-multiplexer.js";
 
 /**
  * The body of the thread that runs embedded databases (`servedInWorker` in ./embedded.ts).
@@ -13,7 +13,7 @@ import { PGliteMultiplexer } from "./pglite-multiplexer.js";
  * PGlite's WebAssembly takes seconds in each new thread and is then reused. Each is opened
  * with the extensions the migrations create and served on a loopback port of its own.
  */
-export type PGliteOptions = { dataDir?: string; startParams?: string[] };
+export type PGliteOptions = { dataDir?: string; startParams?: string[] } & MultiplexerOptions;
 export type WorkerRequest = { id: number } & ({ open: PGliteOptions } | { close: true });
 export type WorkerReply = { id: number } & ({ port: number } | { closed: true } | { error: string });
 
@@ -23,13 +23,13 @@ const parent = parentPort as NonNullable<typeof parentPort>;
 async function handle(request: WorkerRequest): Promise<WorkerReply> {
   const { id } = request;
   if ("open" in request) {
-    const { dataDir, startParams } = request.open;
+    const { dataDir, startParams, ...served } = request.open;
     const db = await PGlite.create({
       ...(dataDir ? { dataDir } : {}),
       ...(startParams ? { startParams } : {}),
       extensions: { pg_trgm },
     });
-    const multiplexer = new PGliteMultiplexer(db);
+    const multiplexer = new PGliteMultiplexer(db, served);
     const port = await multiplexer.listen().catch(async (error: unknown) => {
       await db.close();
       throw error;

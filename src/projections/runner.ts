@@ -25,9 +25,9 @@ export type Progress = { projector: string; changed: boolean; stamp?: string };
 /**
  * How far a catch-up has taken a projector: `done` of the `total` log positions between its
  * checkpoint at the start and the head (on the Postgres store, events; on KurrentDB, bytes
- * of the log).
+ * of the log); `following` while another runner applies them (see `follow`).
  */
-export type CatchUpProgress = { projector: string; done: number; total: number };
+export type CatchUpProgress = { projector: string; done: number; total: number; following: boolean };
 export type CatchUpOptions = { timeoutMs?: number; onProgress?: (progress: CatchUpProgress) => void };
 
 export type RunnerOptions = {
@@ -43,6 +43,11 @@ export type RunnerOptions = {
    * analysis reads much of each table through one backend every other client waits for.
    */
   analyseAfter?: number;
+  /**
+   * How long a catch-up following another runner's checkpoint (see `follow`) waits for it
+   * to move before stepping itself: 5 s unless set.
+   */
+  followStallMs?: number;
 };
 
 /**
@@ -128,12 +133,15 @@ export class ProjectionRunner {
       let generation = await this.activeGeneration(projector);
       const from = generation.checkpoint.index;
       const total = Math.max(0, Number(head.index - from));
-      const done = () => Math.min(total, Math.max(0, Number(generation.checkpoint.index - from)));
-      onProgress?.({ projector: name, done: 0, total });
+      const report = (checkpoint: Position, following = false) => {
+        const done = Math.min(total, Math.max(0, Number(checkpoint.index - from)));
+        onProgress?.({ projector: name, done, total, following });
+      };
+      report(generation.checkpoint);
       while (!failed && comparePositions(generation.checkpoint, head) < 0) {
         const step = await this.step(projector, generation);
-        generation = step.generation;
-        onProgress?.({ projector: name, done: done(), total });
+        generation = step.lost ? await this.follow(projector, step.generation, head, report) : step.generation;
+        report(generation.checkpoint);
         if (step.applied > 0) continue;
         if (Date.now() > deadline)
           throw new Error(`${name} could not reach the head of the log within ${timeoutMs} ms`);
@@ -151,6 +159,35 @@ export class ProjectionRunner {
     );
     const failure = outcomes.find((o) => o.status === "rejected");
     if (failure) throw failure.reason;
+  }
+
+  /**
+   * Another runner (a running server's, beside this command) applied the batch this one had
+   * read: rather than race it for every batch, reading and parsing the log twice over, this
+   * one watches the checkpoint until it reaches `head`. It steps again once the checkpoint
+   * has stood still for `followStallMs` (that runner stopped or died); the compare-and-set
+   * keeps a step that races it harmless.
+   */
+  private async follow(
+    projector: Projector,
+    generation: Generation,
+    head: Position,
+    report: (checkpoint: Position, following: boolean) => void,
+  ): Promise<Generation> {
+    let moved = Date.now();
+    let current = generation;
+    while (
+      comparePositions(current.checkpoint, head) < 0 &&
+      Date.now() - moved < (this.options.followStallMs ?? 5_000) &&
+      !this.stopping
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      const fresh = (await findGeneration(this.sql, projector.name, "active")) ?? current;
+      if (comparePositions(fresh.checkpoint, current.checkpoint) !== 0) moved = Date.now();
+      current = fresh;
+      report(current.checkpoint, true);
+    }
+    return current;
   }
 
   /** Makes sure every projector has an active generation, so readers find its views from the start. */
@@ -263,7 +300,7 @@ export class ProjectionRunner {
           projector.name,
           generation.state === "building" ? "building" : "active",
         );
-        return { generation: fresh ?? (await this.activeGeneration(projector)), applied: events.length };
+        return { generation: fresh ?? (await this.activeGeneration(projector)), applied: events.length, lost: true };
       }
     } catch (error) {
       await recordError(this.sql, generation, error instanceof Error ? error.message : String(error));

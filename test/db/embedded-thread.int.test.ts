@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -53,3 +53,27 @@ it("refuses a data directory it cannot open with an error, and opens the next on
     await next.close();
   }
 });
+
+it("recycles its write-ahead log while it is open, as Postgres's checkpointer would", async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), "cricket-embedded-"));
+  embedded = await openEmbedded(dataDir);
+  const sql = postgres({ host: "127.0.0.1", port: embedded.port, user: "postgres", database: "postgres", max: 1 });
+  const walMegabytes = async () => {
+    const wal = path.join(dataDir as string, "pgdata", "pg_wal");
+    const files = await readdir(wal);
+    const sizes = await Promise.all(files.map(async (f) => (await stat(path.join(wal, f))).size));
+    return sizes.reduce((a, b) => a + b, 0) / 2 ** 20;
+  };
+  try {
+    await sql`create table filler (n int, text text)`;
+    // About 300 MB of log, in statements of about 50 MB: a checkpoint comes between them.
+    for (let i = 0; i < 6; i++)
+      await sql`insert into filler select g, repeat('x', 100) from generate_series(1, 300000) g`;
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await sql`select 1`;
+    // Unchecked, the log kept all 300 MB until the database closed.
+    expect(await walMegabytes()).toBeLessThan(160);
+  } finally {
+    await sql.end();
+  }
+}, 60_000);

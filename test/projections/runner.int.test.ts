@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PostgresEventStore } from "../../src/event-store/postgres.js";
 import { findGeneration, listGenerations } from "../../src/projections/generations.js";
 import { defineProjector } from "../../src/projections/projector.js";
-import { ProjectionRunner } from "../../src/projections/runner.js";
+import { type CatchUpProgress, ProjectionRunner } from "../../src/projections/runner.js";
 import { streamVersions } from "../../src/projections/stream-versions.js";
 import { countingProjector } from "../support/counting-projector.js";
 import { backends, type TestDatabase } from "../support/databases.js";
@@ -146,6 +146,29 @@ for (const backend of backends()) {
       // What it did apply stands, and the next catch-up goes on from there.
       await runner([countingProjector()]).catchUp(["test_counts"]);
       expect(await totals()).toEqual(expectedTotals(4, 100));
+    });
+
+    it("follows a live runner's checkpoint instead of racing it for every batch, and steps itself once that runner stops", async () => {
+      const applied = async () => (await listGenerations(db.sql, "test_counts"))[0]?.eventsApplied ?? 0;
+      const live = runner([countingProjector({ delayMs: 10 })], { batchSize: 10 });
+      live.start();
+      await seed(2, 60);
+      await expect.poll(applied, { timeout: 10_000 }).toBeGreaterThan(0);
+      const reports: CatchUpProgress[] = [];
+      const catchingUp = runner([countingProjector()], { batchSize: 10, followStallMs: 200 }).catchUp(undefined, {
+        onProgress: (progress) => reports.push(progress),
+      });
+      await expect.poll(applied, { timeout: 10_000 }).toBeGreaterThanOrEqual(60);
+      expect(reports.some((r) => r.following)).toBe(true);
+
+      // The live runner stops halfway: the follower finds the checkpoint still and goes on itself.
+      await live.stop();
+      const stopped = await applied();
+      expect(stopped).toBeLessThan(120);
+      await catchingUp;
+      expect(await totals()).toEqual(expectedTotals(2, 60));
+      const last = reports.at(-1);
+      expect(last).toMatchObject({ done: last?.total, following: false });
     });
 
     it("prepares every projector's views before any event, so readers never find them missing", async () => {
