@@ -127,7 +127,7 @@ export const statistics = defineProjector({
   name: "statistics",
   version: 7,
   description: "Fixture scorecards, player innings lines, season/competition/career aggregates and leaderboard tables.",
-  batchSize: 5000,
+  batchSize: 20_000,
   restMs: 500,
   tables: ["fixture_statistics", "player_aggregate", "player_line", "player_fixture", "leaderboard"],
   ddl,
