@@ -36,8 +36,8 @@ import { dataWithStream, json, lastByKey, streamEntityId } from "./rows.js";
  * reads another read model or the event store. Positions in a submission are kept as the
  * SubmissionAccepted that precedes its deliveries in the same append names them.
  *
- * Every statement takes a run of events as one JSON parameter, and rows are keyed by
- * (event id, revision) and inserted `on conflict do nothing`: replaying a run changes nothing.
+ * Every statement takes a run of events as one JSON parameter, and revisions are keyed by
+ * (event id, revision) and never added twice: replaying a run changes nothing.
  */
 const ddl = `
   create table history_fixture (
@@ -120,6 +120,12 @@ type Revision = {
   refreshed_scopes: RefreshScope[] | null;
   source: StoredSource | null;
 };
+
+/**
+ * A delivery's id as the stored revisions are keyed and the view looks them up: a uuid's
+ * text, in lower case, however the event spells it.
+ */
+const deliveryId = (data: { eventId: string }) => data.eventId.toLowerCase();
 
 const origin = (e: RecordedEvent) => ({
   revision_event_id: e.id,
@@ -266,8 +272,8 @@ export const deliveryHistory = defineProjector({
         on conflict (event_id, revision) do nothing`;
     },
     [DeliveryRecorded.type]: async (tx, events) => {
-      const recorded = lastByKey(events, (e) => e.data.eventId);
-      const eventIds = recorded.map((e) => e.data.eventId);
+      const recorded = lastByKey(events, (e) => deliveryId(e.data));
+      const eventIds = recorded.map((e) => deliveryId(e.data));
       const positions = await submittedPositions(tx, eventIds);
       const batches = await batchRevisions(
         tx,
@@ -276,10 +282,11 @@ export const deliveryHistory = defineProjector({
       const sources = await fixtureSources(tx, [...new Set(recorded.map((e) => streamEntityId(e.streamId)))]);
       const rows = recorded.map((e): Revision => {
         const meta = origin(e);
-        const submitted = positions.get(e.data.eventId);
+        const eventId = deliveryId(e.data);
+        const submitted = positions.get(eventId);
         return {
           ...meta,
-          event_id: e.data.eventId,
+          event_id: eventId,
           revision: 1,
           sequence_number: e.data.sequenceNumber,
           reason: null,
@@ -290,7 +297,7 @@ export const deliveryHistory = defineProjector({
           // A recording is its submission's or its batch item's, else the import's: the fixture's source as it stands.
           source: submitted
             ? { kind: "submission", submissionId: submitted.submission_id, position: submitted.position }
-            : (batches.get(`${e.data.eventId}:1`) ??
+            : (batches.get(`${eventId}:1`) ??
               (meta.actor === CRICSHEET_IMPORT_ACTOR ? (sources.get(meta.fixture_id) ?? null) : null)),
         };
       });
@@ -301,7 +308,7 @@ export const deliveryHistory = defineProjector({
       await addRevisions(tx, rows);
     },
     [DeliveryCorrected.type]: async (tx, events) => {
-      const run = events.map((e) => ({ ...origin(e), data: e.data }));
+      const run = events.map((e) => ({ ...origin(e), data: { ...e.data, eventId: deliveryId(e.data) } }));
       const firsts = new Map<string, number>();
       for (const { data } of run) if (!firsts.has(data.eventId)) firsts.set(data.eventId, data.revision);
       const before = await revisionsBefore(
@@ -347,8 +354,8 @@ export const deliveryHistory = defineProjector({
 });
 
 /**
- * Adds revisions to the deliveries' histories, in revision order; a revision already kept (a
- * replayed run) is left as it is.
+ * Adds revisions to the deliveries' histories, each run's in revision order after those
+ * kept; a revision already kept (a replayed run) is left as it is. Readers order by revision.
  */
 function addRevisions(tx: Tx, rows: readonly Revision[]) {
   const additions = new Map<string, Record<string, Revision[]>>();

@@ -131,6 +131,10 @@ export class ProjectionRunner {
     const catchUpOne = async (name: string) => {
       const projector = this.projector(name);
       let generation = await this.activeGeneration(projector);
+      // As a live loop does: a newer deployment owns a generation of a higher version, and
+      // one of a lower version (this code bumped it) is replayed into tables of this version.
+      if (generation.version > projector.version) return;
+      if (generation.version < projector.version) generation = await this.rebuild(name);
       const from = generation.checkpoint.index;
       const total = Math.max(0, Number(head.index - from));
       const report = (checkpoint: Position, following = false) => {
@@ -140,7 +144,9 @@ export class ProjectionRunner {
       report(generation.checkpoint);
       while (!failed && comparePositions(generation.checkpoint, head) < 0) {
         const step = await this.step(projector, generation);
-        generation = step.lost ? await this.follow(projector, step.generation, head, report) : step.generation;
+        generation = step.lost
+          ? await this.follow(projector, step.generation, head, report, () => failed)
+          : step.generation;
         report(generation.checkpoint);
         if (step.applied > 0) continue;
         if (Date.now() > deadline)
@@ -164,23 +170,22 @@ export class ProjectionRunner {
   /**
    * Another runner (a running server's, beside this command) applied the batch this one had
    * read: rather than race it for every batch, reading and parsing the log twice over, this
-   * one watches the checkpoint until it reaches `head`. It steps again once the checkpoint
-   * has stood still for `followStallMs` (that runner stopped or died); the compare-and-set
-   * keeps a step that races it harmless.
+   * one watches the checkpoint until it reaches `head`, or another projector's catch-up
+   * failed. It steps again once the checkpoint has stood still for `followStallMs` (that
+   * runner stopped or died, or is in a batch longer than that); the compare-and-set keeps a
+   * step that races it harmless.
    */
   private async follow(
     projector: Projector,
     generation: Generation,
     head: Position,
     report: (checkpoint: Position, following: boolean) => void,
+    failed: () => boolean,
   ): Promise<Generation> {
     let moved = Date.now();
     let current = generation;
-    while (
-      comparePositions(current.checkpoint, head) < 0 &&
-      Date.now() - moved < (this.options.followStallMs ?? 5_000) &&
-      !this.stopping
-    ) {
+    const stalled = () => Date.now() - moved >= (this.options.followStallMs ?? 5_000);
+    while (comparePositions(current.checkpoint, head) < 0 && !stalled() && !failed() && !this.stopping) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       const fresh = (await findGeneration(this.sql, projector.name, "active")) ?? current;
       if (comparePositions(fresh.checkpoint, current.checkpoint) !== 0) moved = Date.now();

@@ -180,9 +180,10 @@ export const statistics = defineProjector({
         on conflict (fixture_id) do update set deliveries = excluded.deliveries || stat_deliveries.deliveries`;
     },
     DeliveryCorrected: (tx, events) => {
-      // A run's last correction of a delivery is its latest (byFixture keeps the last entry a
-      // key); only a kept delivery at an older revision takes it.
-      const rows = byFixture(events, ({ eventId, revision, delivery }) => [eventId, { revision, state: delivery }]);
+      // A run's highest revision of a delivery is the one kept (byFixture keeps the last entry
+      // a key); only a kept delivery at an older revision takes it.
+      const latestLast = events.toSorted((a, b) => a.data.revision - b.data.revision);
+      const rows = byFixture(latestLast, ({ eventId, revision, delivery }) => [eventId, { revision, state: delivery }]);
       return tx`
         update stat_deliveries s set deliveries = s.deliveries || (
           select coalesce(jsonb_object_agg(c.key, (s.deliveries -> c.key) || c.value), '{}')
@@ -332,7 +333,8 @@ function byFixture<E extends { streamId: string; data: object }>(
     const fixtureId = streamEntityId(e.streamId);
     const deliveries = fixtures.get(fixtureId) ?? {};
     const [eventId, value] = entry(e.data);
-    deliveries[eventId] = value;
+    // Lower case, as a uuid column keeps any id: a correction may spell it otherwise.
+    deliveries[eventId.toLowerCase()] = value;
     fixtures.set(fixtureId, deliveries);
   }
   return [...fixtures].map(([fixture_id, deliveries]) => ({ fixture_id, deliveries }));

@@ -126,6 +126,20 @@ for (const backend of backends()) {
       expect(await totals()).toEqual(expectedTotals(1, 10));
     });
 
+    it("catches up a projector whose version the code bumped by replaying it, and leaves a newer one alone", async () => {
+      await seed(1, 10);
+      await runner([countingProjector()]).catchUp();
+      await store.append("test-1", [anEvent({ data: { value: 5 } })], "no_stream");
+      await runner([countingProjector({ version: 2 })]).catchUp();
+      expect((await findGeneration(db.sql, "test_counts", "active"))?.version).toBe(2);
+      expect(await totals()).toEqual([...expectedTotals(1, 10), { stream_id: "test-1", events: 1, total: "5" }]);
+
+      // Older code beside a newer generation applies nothing to it.
+      await store.append("test-1", [anEvent({ data: { value: 6 } })], 0);
+      await runner([countingProjector({ version: 1 })]).catchUp();
+      expect(await totals()).toEqual([...expectedTotals(1, 10), { stream_id: "test-1", events: 1, total: "5" }]);
+    });
+
     it("catches projectors up together, and the first failure stops the others at their next batch", async () => {
       await seed(4, 100);
       const broken = defineProjector({

@@ -14,11 +14,17 @@ export async function snapshot(sql: Sql, tables: readonly string[]): Promise<Rec
 }
 
 /**
- * Applies the whole log to the projector's active tables once more, bypassing the
- * checkpoint: what a replay after a crash between effects and checkpoint would do if the
- * runtime did not prevent it. A projector that is idempotent on replay ends unchanged.
+ * Applies the whole log (or the events `only` picks) to the projector's active tables once
+ * more, bypassing the checkpoint: what a replay after a crash between effects and checkpoint
+ * would do if the runtime did not prevent it. A projector that is idempotent on replay ends
+ * unchanged.
  */
-export async function replayWholeLog(sql: Sql, store: EventStore, projector: Projector): Promise<void> {
+export async function replayWholeLog(
+  sql: Sql,
+  store: EventStore,
+  projector: Projector,
+  only: (event: RecordedEvent) => boolean = () => true,
+): Promise<void> {
   const generation = await findGeneration(sql, projector.name, "active");
   if (!generation) throw new Error(`${projector.name} has no active generation`);
   const events: RecordedEvent[] = [];
@@ -29,7 +35,7 @@ export async function replayWholeLog(sql: Sql, store: EventStore, projector: Pro
     events.push(...batch);
     after = last.position;
   }
-  const handled = events.filter((e) => projector.types?.has(e.type) ?? true);
+  const handled = events.filter((e) => (projector.types?.has(e.type) ?? true) && only(e));
   await sql.begin(async (tx) => {
     await tx`select set_config('search_path', ${`${generation.schemaName}, public`}, true)`;
     await projector.apply(tx, handled);
