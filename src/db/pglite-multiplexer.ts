@@ -9,8 +9,9 @@ import type { PGlite } from "@electric-sql/pglite";
  * protocol exchange, every message up to and including a Sync or simple Query, never a single
  * message: interleaving Parse/Bind/Execute of two clients corrupts the unnamed portal (the
  * upstream pglite-socket multiplexer does exactly that under load). While a client holds an
- * open transaction (its last ReadyForQuery said 'T' or 'E') no other client gets a turn, so
- * transactions stay isolated. A client that disconnects mid-transaction is rolled back.
+ * open transaction (its last ReadyForQuery said 'T' or 'E'), or is between a Flush and the
+ * Sync that ends its exchange, no other client gets a turn, so transactions stay isolated. A
+ * client that disconnects mid-transaction is rolled back.
  */
 
 const SSL_REQUEST = 80877103;
@@ -26,6 +27,7 @@ class Client {
   private pending: Buffer[] = [];
   private started = false;
   inTransaction = false;
+  midExchange = false;
   closed = false;
 
   constructor(
@@ -184,11 +186,12 @@ export class PGliteMultiplexer {
     } catch {
       client.socket.destroy();
     } finally {
-      if (status !== undefined) {
-        client.inTransaction = status !== 0x49; /* I: idle */
-        this.owner = client.inTransaction ? client : undefined;
-      }
-      if (client.closed && client.inTransaction) await this.release(client);
+      if (status !== undefined) client.inTransaction = status !== 0x49; /* I: idle */
+      // An exchange that ended on a Flush (a statement's Parse and Describe) has its Bind,
+      // Execute and Sync to come: until then the backend is the client's, as in a transaction.
+      client.midExchange = status === undefined;
+      this.owner = client.inTransaction || client.midExchange ? client : undefined;
+      if (client.closed && this.owner === client) await this.release(client);
       done();
     }
   }
@@ -222,6 +225,7 @@ export class PGliteMultiplexer {
   private async release(client: Client): Promise<void> {
     if (this.owner !== client) return;
     client.inTransaction = false;
+    client.midExchange = false;
     await this.db.runExclusive(() => this.db.execProtocolRaw(ROLLBACK)).catch(() => undefined);
     this.owner = undefined;
     void this.drain();
