@@ -183,7 +183,9 @@ export const deliveryHistory = defineProjector({
   description:
     "Every revision of every delivery: who recorded or corrected it, when, why, from what source (a Cricsheet file, a submission, a batch item and its approval, a correction), and what it refreshed; every direct submission.",
   batchSize: 5000,
-  tables: ["delivery_revision", "submission_record"],
+  // history_delivery and history_revisions for readers of many deliveries at once
+  // (revisionRows), which unpack each fixture's value once.
+  tables: ["delivery_revision", "submission_record", "history_delivery", "history_revisions"],
   ddl,
   on: {
     [FixtureScheduled.type]: (tx, events) => {

@@ -2,7 +2,7 @@ import type { Account } from "../../../streams/account-state.js";
 import { SubmissionNotFound } from "../../commands/submissions/errors.js";
 import type { Sql } from "../../db/database.js";
 import { mayCorrectAny, mayCorrectInCompetition } from "../../submissions/access.js";
-import type { Actor } from "./delivery-history.js";
+import { type Actor, revisionRows } from "./delivery-history.js";
 
 /**
  * Submission provenance, read from the `submission_record` table of the `delivery_history`
@@ -42,6 +42,8 @@ type RecordRow = {
   schema_version: string;
   payload_sha256: string;
   upload: Upload | null;
+  /** In submitted order. */
+  event_ids: string[];
 };
 
 export const eventProvenancePath = (eventId: string) => `/api/v1/provenance/events/${eventId}`;
@@ -58,21 +60,15 @@ export async function readableSubmissionProvenance(
   mayCorrectAny(account);
   const [record] = await sql<RecordRow[]>`
     select s.fixture_id, f.competition_id, s.submitter_id, a.display_name as submitter_name, s.received_at,
-           s.schema_version, s.payload_sha256, s.upload
+           s.schema_version, s.payload_sha256, s.upload, s.event_ids
     from submission_record s
     left join fixture f on f.fixture_id = s.fixture_id
     left join account a on a.account_id = s.submitter_id
     where s.submission_id = ${submissionId}`;
   if (!record?.competition_id) throw new SubmissionNotFound(submissionId);
   mayCorrectInCompetition(account, record.competition_id);
-  const items = await sql<{ position: number; event_id: string; current_revision: number }[]>`
-    select e.position - 1 as position, e.event_id, max(r.revision) as current_revision
-    from submission_record s
-    cross join jsonb_array_elements_text(s.event_ids) with ordinality as e(event_id, position)
-    join delivery_revision r on r.event_id = e.event_id::uuid
-    where s.submission_id = ${submissionId}
-    group by e.position, e.event_id
-    order by e.position`;
+  const current = new Map<string, number>();
+  for (const row of await revisionRows(sql, record.event_ids)) current.set(row.event_id, row.revision);
   return {
     submissionId,
     fixtureId: record.fixture_id,
@@ -81,12 +77,12 @@ export async function readableSubmissionProvenance(
     schemaVersion: record.schema_version,
     payloadSha256: record.payload_sha256,
     upload: record.upload,
-    items: items.map((i) => ({
-      position: Number(i.position),
-      eventId: i.event_id,
-      outcome: "accepted",
-      currentRevision: i.current_revision,
-      provenance: eventProvenancePath(i.event_id),
-    })),
+    items: record.event_ids.flatMap((eventId, position) => {
+      const currentRevision = current.get(eventId.toLowerCase());
+      if (currentRevision === undefined) return [];
+      return [
+        { position, eventId, outcome: "accepted" as const, currentRevision, provenance: eventProvenancePath(eventId) },
+      ];
+    }),
   };
 }
