@@ -30,6 +30,10 @@ const validatingAgain = {
 };
 
 /** A refusal: what its codes mean, in the error envelope. */
+/** A requirement's place in a batch's report, and the report file holding it, as the report names them. */
+const referencePath = z.string().min(1).max(300);
+const reportFile = z.string().min(1).max(255);
+
 const refusal = (description: string) => ({
   description,
   content: { "application/json": { schema: errorEnvelopeSchema } },
@@ -40,11 +44,11 @@ export const mappingRequestSchema = z
     mappings: z
       .array(
         z.strictObject({
-          referencePath: z.string().min(1).max(300).openapi({
+          referencePath: referencePath.openapi({
             description: "A requirement's `referencePath`, as the report shows it.",
             example: "fixtures.0.innings.1.events.37.striker",
           }),
-          file: z.string().min(1).max(255).optional().openapi({
+          file: reportFile.optional().openapi({
             description: "The `file` of the report item holding the requirement, in a package of several files.",
             example: "week-3.json",
           }),
@@ -135,11 +139,11 @@ const resubmitRoute = createRoute({
 
 export const canonicalFixtureRequestSchema = z
   .strictObject({
-    referencePath: z.string().min(1).max(300).openapi({
+    referencePath: referencePath.openapi({
       description: "The fixture's requirement `referencePath` (`fixtures.N`), as the report shows it.",
       example: "fixtures.0",
     }),
-    file: z.string().min(1).max(255).optional().openapi({
+    file: reportFile.optional().openapi({
       description: "The `file` of the report items of that fixture, in a package of several files.",
       example: "week-3.json",
     }),

@@ -21,7 +21,7 @@ import {
   fixtureSources,
   type StoredSource,
 } from "./revision-sources.js";
-import { dataWithStream, json, lastByKey, streamEntityId } from "./rows.js";
+import { dataWithStream, deliveryKey, fixtureValues, json, lastByKey, streamEntityId } from "./rows.js";
 
 /**
  * The audit history of every delivery: one row per revision, as recorded or corrected, with
@@ -39,6 +39,10 @@ import { dataWithStream, json, lastByKey, streamEntityId } from "./rows.js";
  * Every statement takes a run of events as one JSON parameter, and revisions are keyed by
  * (event id, revision) and never added twice: replaying a run changes nothing.
  */
+/** A kept revision's fields, as `jsonb_to_recordset` unfolds them (the view below, `revisionRows`). */
+export const REVISION_FIELDS = `revision integer, revision_event_id uuid, sequence_number integer, actor text,
+  occurred_at text, reason text, state jsonb, submission_id text, position integer, refreshed_scopes jsonb, source jsonb`;
+
 const ddl = `
   create table history_fixture (
     fixture_id text primary key,
@@ -89,9 +93,7 @@ const ddl = `
       r.source
     from history_delivery d
     join history_revisions h on h.fixture_id = d.fixture_id
-    cross join lateral jsonb_to_recordset(h.revisions -> d.event_id::text) as r(
-      revision integer, revision_event_id uuid, sequence_number integer, actor text, occurred_at text,
-      reason text, state jsonb, submission_id text, position integer, refreshed_scopes jsonb, source jsonb);
+    cross join lateral jsonb_to_recordset(h.revisions -> d.event_id::text) as r(${REVISION_FIELDS});
   create table submission_record (
     submission_id text primary key,
     fixture_id text not null,
@@ -120,12 +122,6 @@ type Revision = {
   refreshed_scopes: RefreshScope[] | null;
   source: StoredSource | null;
 };
-
-/**
- * A delivery's id as the stored revisions are keyed and the view looks them up: a uuid's
- * text, in lower case, however the event spells it.
- */
-const deliveryId = (data: { eventId: string }) => data.eventId.toLowerCase();
 
 const origin = (e: RecordedEvent) => ({
   revision_event_id: e.id,
@@ -274,8 +270,8 @@ export const deliveryHistory = defineProjector({
         on conflict (event_id, revision) do nothing`;
     },
     [DeliveryRecorded.type]: async (tx, events) => {
-      const recorded = lastByKey(events, (e) => deliveryId(e.data));
-      const eventIds = recorded.map((e) => deliveryId(e.data));
+      const recorded = lastByKey(events, (e) => deliveryKey(e.data.eventId));
+      const eventIds = recorded.map((e) => deliveryKey(e.data.eventId));
       const positions = await submittedPositions(tx, eventIds);
       const batches = await batchRevisions(
         tx,
@@ -284,7 +280,7 @@ export const deliveryHistory = defineProjector({
       const sources = await fixtureSources(tx, [...new Set(recorded.map((e) => streamEntityId(e.streamId)))]);
       const rows = recorded.map((e): Revision => {
         const meta = origin(e);
-        const eventId = deliveryId(e.data);
+        const eventId = deliveryKey(e.data.eventId);
         const submitted = positions.get(eventId);
         return {
           ...meta,
@@ -310,7 +306,7 @@ export const deliveryHistory = defineProjector({
       await addRevisions(tx, rows);
     },
     [DeliveryCorrected.type]: async (tx, events) => {
-      const run = events.map((e) => ({ ...origin(e), data: { ...e.data, eventId: deliveryId(e.data) } }));
+      const run = events.map((e) => ({ ...origin(e), data: { ...e.data, eventId: deliveryKey(e.data.eventId) } }));
       const firsts = new Map<string, number>();
       for (const { data } of run) if (!firsts.has(data.eventId)) firsts.set(data.eventId, data.revision);
       const before = await revisionsBefore(
@@ -360,16 +356,14 @@ export const deliveryHistory = defineProjector({
  * kept; a revision already kept (a replayed run) is left as it is. Readers order by revision.
  */
 function addRevisions(tx: Tx, rows: readonly Revision[]) {
-  const additions = new Map<string, Record<string, Revision[]>>();
-  for (const row of rows) {
-    const fixture = additions.get(row.fixture_id) ?? {};
-    fixture[row.event_id] = [...(fixture[row.event_id] ?? []), row];
-    additions.set(row.fixture_id, fixture);
-  }
-  const byFixture = [...additions].map(([fixture_id, revisions]) => ({ fixture_id, revisions }));
+  const byFixture = fixtureValues(
+    rows,
+    (r) => ({ fixtureId: r.fixture_id, eventId: r.event_id }),
+    (mine) => mine,
+  );
   return tx`
     insert into history_revisions as h
-    select * from jsonb_to_recordset(${json(tx, byFixture)}) as r(fixture_id text, revisions jsonb)
+    select * from jsonb_to_recordset(${json(tx, byFixture)}) as r(fixture_id text, value jsonb)
     on conflict (fixture_id) do update set revisions = h.revisions || (
       select coalesce(jsonb_object_agg(added.key, kept.revisions || (
         select coalesce(jsonb_agg(n order by (n ->> 'revision')::int), '[]')

@@ -30,3 +30,33 @@ export function lastByKey<T>(items: readonly T[], key: (item: T) => string): T[]
   }
   return [...byKey.values()];
 }
+
+/**
+ * A delivery's key in a fixture's value (the statistics' and the history's): its id as a
+ * uuid's text, lower case, however an event spells it.
+ */
+export const deliveryKey = (eventId: string): string => eventId.toLowerCase();
+
+/**
+ * Items grouped into one row a fixture, `{fixture_id, value: {deliveryKey: …}}`, each
+ * delivery's entry made by `entryOf` from its items in the order given: the shape of a
+ * per-fixture JSON value, one statement for a whole run.
+ */
+export function fixtureValues<T>(
+  items: readonly T[],
+  keysOf: (item: T) => { fixtureId: string; eventId: string },
+  entryOf: (items: T[]) => unknown,
+): { fixture_id: string; value: Record<string, unknown> }[] {
+  const fixtures = new Map<string, Map<string, T[]>>();
+  for (const item of items) {
+    const { fixtureId, eventId } = keysOf(item);
+    const deliveries = fixtures.get(fixtureId) ?? new Map<string, T[]>();
+    const key = deliveryKey(eventId);
+    deliveries.set(key, [...(deliveries.get(key) ?? []), item]);
+    fixtures.set(fixtureId, deliveries);
+  }
+  return [...fixtures].map(([fixture_id, deliveries]) => ({
+    fixture_id,
+    value: Object.fromEntries([...deliveries].map(([key, mine]) => [key, entryOf(mine)])),
+  }));
+}

@@ -1,5 +1,5 @@
 import type { DeliveryState } from "../../streams/fixture.js";
-import { peopleIn } from "../../streams/fixture-state.js";
+import { deliveryState, peopleIn } from "../../streams/fixture-state.js";
 import type { Tx } from "../db/database.js";
 import type { PlayerAggregate } from "../statistics/aggregate.js";
 import { fixtureStatistics } from "../statistics/fixture-statistics.js";
@@ -19,7 +19,7 @@ import {
 } from "../statistics/player-aggregates.js";
 import type { Delivery } from "../statistics/rules.js";
 import { defineProjector } from "./projector.js";
-import { json, streamEntityId } from "./rows.js";
+import { fixtureValues, json, streamEntityId } from "./rows.js";
 
 /**
  * Statistics derived from the current accepted delivery revisions: per-fixture scorecards,
@@ -169,27 +169,29 @@ export const statistics = defineProjector({
         on conflict (innings_id) do update set data = excluded.data`;
     },
     DeliveryRecorded: (tx, events) => {
-      const rows = byFixture(events, ({ eventId, sequenceNumber, submissionId: _s, ...state }) => [
-        eventId,
-        { sequenceNumber, revision: 1, state },
-      ]);
+      const rows = fixtureValues(events, keysOf, (recorded) => {
+        const { data } = recorded.at(-1) as (typeof recorded)[number];
+        return { sequenceNumber: data.sequenceNumber, revision: 1, state: deliveryState(data) };
+      });
       // A delivery already kept wins: replaying a run changes nothing.
       return tx`
         insert into stat_deliveries
-        select * from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, deliveries jsonb)
+        select * from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, value jsonb)
         on conflict (fixture_id) do update set deliveries = excluded.deliveries || stat_deliveries.deliveries`;
     },
     DeliveryCorrected: (tx, events) => {
-      // A run's highest revision of a delivery is the one kept (byFixture keeps the last entry
-      // a key); only a kept delivery at an older revision takes it.
-      const latestLast = events.toSorted((a, b) => a.data.revision - b.data.revision);
-      const rows = byFixture(latestLast, ({ eventId, revision, delivery }) => [eventId, { revision, state: delivery }]);
+      // Of a run's corrections of a delivery the highest revision is the one to keep; only a
+      // kept delivery at an older revision takes it.
+      const rows = fixtureValues(events, keysOf, (corrections) => {
+        const { revision, delivery } = corrections.reduce((a, b) => (b.data.revision > a.data.revision ? b : a)).data;
+        return { revision, state: delivery };
+      });
       return tx`
         update stat_deliveries s set deliveries = s.deliveries || (
           select coalesce(jsonb_object_agg(c.key, (s.deliveries -> c.key) || c.value), '{}')
-          from jsonb_each(r.deliveries) c
+          from jsonb_each(r.value) c
           where (s.deliveries -> c.key ->> 'revision')::int < (c.value ->> 'revision')::int)
-        from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, deliveries jsonb)
+        from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, value jsonb)
         where s.fixture_id = r.fixture_id`;
     },
     OutcomeRecorded: async (tx, events) => {
@@ -323,22 +325,11 @@ type KeptDelivery = { sequenceNumber: number; revision: number; state: DeliveryS
 const byInningsAndSequence = (a: Delivery, b: Delivery) =>
   a.inningsId < b.inningsId ? -1 : a.inningsId > b.inningsId ? 1 : a.sequenceNumber - b.sequenceNumber;
 
-/** A run's deliveries as one row per fixture, `{fixture_id, deliveries: {eventId: value}}`. */
-function byFixture<E extends { streamId: string; data: object }>(
-  events: readonly E[],
-  entry: (data: E["data"]) => [string, object],
-) {
-  const fixtures = new Map<string, Record<string, object>>();
-  for (const e of events) {
-    const fixtureId = streamEntityId(e.streamId);
-    const deliveries = fixtures.get(fixtureId) ?? {};
-    const [eventId, value] = entry(e.data);
-    // Lower case, as a uuid column keeps any id: a correction may spell it otherwise.
-    deliveries[eventId.toLowerCase()] = value;
-    fixtures.set(fixtureId, deliveries);
-  }
-  return [...fixtures].map(([fixture_id, deliveries]) => ({ fixture_id, deliveries }));
-}
+/** Where a delivery event's entry goes: its fixture's value, under its id. */
+const keysOf = (e: { streamId: string; data: { eventId: string } }) => ({
+  fixtureId: streamEntityId(e.streamId),
+  eventId: e.data.eventId,
+});
 
 /**
  * The aggregates of `participantIds` in their careers and in the `touched` seasons and

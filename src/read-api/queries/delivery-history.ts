@@ -2,6 +2,7 @@ import type { Account } from "../../../streams/account-state.js";
 import { type DeliveryState, deliveryStateSchema } from "../../../streams/fixture.js";
 import { DeliveryNotFound } from "../../commands/submissions/errors.js";
 import type { Sql } from "../../db/database.js";
+import { REVISION_FIELDS } from "../../projections/delivery-history.js";
 import type { StoredSource } from "../../projections/revision-sources.js";
 import { mayCorrectAny, mayCorrectInCompetition } from "../../submissions/access.js";
 import { deliveryFixture } from "../../submissions/facts.js";
@@ -111,9 +112,7 @@ export const revisionRows = (sql: Sql, eventIds: readonly string[]) =>
            r.submission_id, r.position, r.refreshed_scopes, r.source
     from wanted w
       join unpacked u on u.fixture_id = w.fixture_id and u.event_id = w.event_id
-      cross join lateral jsonb_to_recordset(u.revisions) as r(
-        revision integer, revision_event_id uuid, sequence_number integer, actor text, occurred_at text,
-        reason text, state jsonb, submission_id text, position integer, refreshed_scopes jsonb, source jsonb)
+      cross join lateral jsonb_to_recordset(u.revisions) as r(${sql.unsafe(REVISION_FIELDS)})
       left join account a on a.account_id = r.actor
       left join account v on v.account_id = r.source->'review'->>'reviewerAccountId'
     order by w.event_id, r.revision`;
