@@ -30,7 +30,7 @@ async function measureImport(sql: Sql, backend: string): Promise<Result> {
 
   const peaks: number[] = [];
   const viaImport = async () => {
-    await sql`truncate events, streams`;
+    await sql`truncate commits, event_ids, streams`;
     let peak = process.memoryUsage().rss;
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);

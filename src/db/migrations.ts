@@ -9,9 +9,12 @@ const MIGRATION_LOCK = 7_405_311_001;
 /**
  * Applies the numbered SQL files in ./migrations that the database has not seen, each in its
  * own transaction. An advisory lock makes concurrent starts (API replicas, CLI) take turns.
+ * `through` stops at that file (a test of a later migration starts from the schema before it).
  */
-export async function migrate(sql: postgres.Sql): Promise<string[]> {
-  const files = (await readdir(directory)).filter((f) => /^\d{3}-.*\.sql$/.test(f)).sort();
+export async function migrate(sql: postgres.Sql, { through }: { through?: string } = {}): Promise<string[]> {
+  const files = (await readdir(directory))
+    .filter((f) => /^\d{3}-.*\.sql$/.test(f) && (through === undefined || f <= through))
+    .sort();
   return sql.begin(async (tx) => {
     // Waiting for another process's migration, or building an index on a large table, may take long.
     await tx`set local statement_timeout = 0`;

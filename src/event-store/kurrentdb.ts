@@ -120,6 +120,10 @@ export class KurrentDbEventStore implements EventStore {
     return START;
   }
 
+  async distance(after: Position, upTo: Position): Promise<number> {
+    return Math.max(0, Number(upTo.index - after.index));
+  }
+
   onAppend(listener: () => void): () => void {
     this.appended.on("append", listener);
     return () => this.appended.off("append", listener);

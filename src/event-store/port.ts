@@ -54,6 +54,11 @@ export interface EventStore {
   readAll(after: Position, limit: number): Promise<RecordedEvent[]>;
   /** Position of the last event committed so far (START when the log is empty): where "caught up" is. */
   head(): Promise<Position>;
+  /**
+   * How far `upTo` is past `after`, for progress: the events in between (postgres), or the
+   * distance in the log's own units where they cannot be counted cheaply (KurrentDB's bytes).
+   */
+  distance(after: Position, upTo: Position): Promise<number>;
   /** Subscribes to hints that new events may be readable (local appends); polling covers other writers. */
   onAppend(listener: () => void): () => void;
   close(): Promise<void>;

@@ -27,9 +27,12 @@ type EventRow = {
 };
 
 const UNIQUE_VIOLATION = "23505";
+/** The positions between two commits' first events (007-event-commits.sql): the most one append holds. */
+const COMMIT_SPAN = 1_048_576;
 
 /**
- * Event store on an append-only Postgres table (also embedded PGlite). Appends lock the
+ * Event store on append-only Postgres tables (also embedded PGlite): a row of `commits` per
+ * append holding its events, and each event id in `event_ids`. Appends lock the
  * stream's row in `streams`, so the expected-revision check and the write are one atomic step.
  * Catch-up reads follow the transaction-id scheme described in 001-event-store.sql.
  */
@@ -43,6 +46,7 @@ export class PostgresEventStore implements EventStore {
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError("append needs at least one event");
+    if (events.length > COMMIT_SPAN) throw new RangeError(`an append holds at most ${COMMIT_SPAN} events`);
     try {
       const result = await this.sql.begin((tx) => this.appendIn(tx, streamId, events, expected));
       this.appended.emit("append");
@@ -63,14 +67,16 @@ export class PostgresEventStore implements EventStore {
     const before = await this.claimRevisions(tx, streamId, events.length, expected);
     const payload = events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata }));
     const [row] = await tx<{ position: string; xid: string }[]>`
-      with inserted as (
-        insert into events (stream_id, stream_revision, event_id, event_type, data, metadata)
-        select ${streamId}, ${before} + e.ordinality, (e.value ->> 'id')::uuid, e.value ->> 'type',
-               e.value -> 'data', e.value -> 'metadata'
-        from jsonb_array_elements(${tx.json(payload as postgres.JSONValue)}) with ordinality as e
-        returning global_position
+      with committed as (
+        insert into commits (stream_id, first_revision, event_count, events)
+        values (${streamId}, ${before + 1}, ${events.length}, ${tx.json(payload as postgres.JSONValue)})
+        returning first_position, last_position, transaction_id
+      ), ids as (
+        insert into event_ids (event_id, position)
+        select id, committed.first_position + ordinality - 1
+        from committed, unnest(${events.map((e) => e.id)}::uuid[]) with ordinality as id
       )
-      select max(global_position)::text as position, pg_current_xact_id()::text as xid from inserted`;
+      select last_position::text as position, transaction_id::text as xid from committed`;
     if (!row) throw new Error("append wrote no rows");
     return {
       nextRevision: before + events.length,
@@ -113,8 +119,12 @@ export class PostgresEventStore implements EventStore {
     const rows = await sql<
       { event_id: string; stream_id: string; stream_revision: string; position: string; xid: string }[]
     >`
-      select event_id, stream_id, stream_revision, global_position::text as position, transaction_id::text as xid
-      from events where event_id = any(${ids}::uuid[])`;
+      select i.event_id::text, c.stream_id, c.first_revision + (i.position - c.first_position) as stream_revision,
+             i.position::text, c.transaction_id::text as xid
+      from event_ids i
+      cross join lateral (
+        select * from commits where first_position <= i.position order by first_position desc limit 1) c
+      where i.event_id = any(${ids}::uuid[])`;
     if (rows.length === 0) return undefined;
     const byId = new Map(rows.map((r) => [r.event_id, r]));
     const stored = ids.map((id) => byId.get(id));
@@ -133,31 +143,49 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+    const from = options.fromRevision ?? 0;
     const rows = await this.sql<EventRow[]>`
-      select global_position::text, transaction_id::text, stream_id, stream_revision::text, event_id::text,
-             event_type, data, metadata, recorded_at
-      from events where stream_id = ${streamId} and stream_revision >= ${options.fromRevision ?? 0}
-      order by events.stream_revision`;
+      select ${eventColumns(this.sql)}
+      from commits c cross join lateral jsonb_array_elements(c.events) with ordinality as e (event, ordinality)
+      where c.stream_id = ${streamId} and c.first_revision + c.event_count > ${from}
+        and c.first_revision + e.ordinality - 1 >= ${from}
+      order by c.first_revision, e.ordinality`;
     return rows.map(toRecorded);
   }
 
   async readAll(after: Position, limit: number): Promise<RecordedEvent[]> {
+    const [commit, index] = [after.commit.toString(), after.index.toString()];
     const rows = await this.sql<EventRow[]>`
-      select global_position::text, transaction_id::text, stream_id, stream_revision::text, event_id::text,
-             event_type, data, metadata, recorded_at
-      from events
-      where (transaction_id, global_position) > (${after.commit.toString()}::xid8, ${after.index.toString()}::bigint)
-        and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-      order by events.transaction_id, events.global_position
+      select ${eventColumns(this.sql)}
+      from commits c cross join lateral jsonb_array_elements(c.events) with ordinality as e (event, ordinality)
+      where (c.transaction_id, c.last_position) > (${commit}::xid8, ${index}::bigint)
+        and c.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        and (c.transaction_id, c.first_position + e.ordinality - 1) > (${commit}::xid8, ${index}::bigint)
+      order by c.transaction_id, c.last_position, e.ordinality
       limit ${limit}`;
     return rows.map(toRecorded);
   }
 
   async head(): Promise<Position> {
     const [row] = await this.sql<{ xid: string; position: string }[]>`
-      select transaction_id::text as xid, global_position::text as position from events
-      order by transaction_id desc, global_position desc limit 1`;
+      select transaction_id::text as xid, last_position::text as position from commits
+      order by transaction_id desc, last_position desc limit 1`;
     return row ? { commit: BigInt(row.xid), index: BigInt(row.position) } : START;
+  }
+
+  async distance(after: Position, upTo: Position): Promise<number> {
+    const from = [after.commit.toString(), after.index.toString()] as const;
+    const to = [upTo.commit.toString(), upTo.index.toString()] as const;
+    // The commits that overlap (after, upTo], each counted from the first of its events inside.
+    const [row] = await this.sql<{ events: string }[]>`
+      select coalesce(sum(
+        case when c.transaction_id = ${to[0]}::xid8 then least(c.last_position, ${to[1]}::bigint) else c.last_position end
+        - case when c.transaction_id = ${from[0]}::xid8 then greatest(c.first_position, ${from[1]}::bigint + 1) else c.first_position end
+        + 1), 0)::text as events
+      from commits c
+      where (c.transaction_id, c.last_position) > (${from[0]}::xid8, ${from[1]}::bigint)
+        and (c.transaction_id, c.first_position) <= (${to[0]}::xid8, ${to[1]}::bigint)`;
+    return Math.max(0, Number(row?.events ?? 0));
   }
 
   onAppend(listener: () => void): () => void {
@@ -169,6 +197,12 @@ export class PostgresEventStore implements EventStore {
     this.appended.removeAllListeners();
   }
 }
+
+/** An event of the commit `c`, unfolded as `e (event, ordinality)`, as an `EventRow`. */
+const eventColumns = (sql: Sql) => sql`
+  (c.first_position + e.ordinality - 1)::text as global_position, c.transaction_id::text, c.stream_id,
+  (c.first_revision + e.ordinality - 1)::text as stream_revision, e.event ->> 'id' as event_id,
+  e.event ->> 'type' as event_type, e.event -> 'data' as data, e.event -> 'metadata' as metadata, c.recorded_at`;
 
 function toRecorded(row: EventRow): RecordedEvent {
   return {

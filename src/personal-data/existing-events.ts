@@ -21,7 +21,7 @@ export type SealReport = {
 type PlainEvent = { position: string; id: string; stream_id: string; type: string; data: unknown };
 
 /**
- * Brings the events table of the postgres adapter in line with erasure: personal fields that
+ * Brings the events of the postgres adapter in line with erasure: personal fields that
  * events appended before sealing existed hold in plain text are sealed in place, or set to
  * null where the account was tombstoned already, and a key a tombstone left behind (the
  * process stopped between the append and the key's destruction) is destroyed. This is the
@@ -46,11 +46,11 @@ export async function sealExistingEvents(sql: Sql): Promise<SealReport> {
         !key ? null : isSealed(value) ? value : seal(key, value, placeOf(e.id, field));
       return { position: e.position, data: mapPersonal(e.type, e.data, change) };
     });
-    if (rewritten.length > 0)
+    // One event at a time: several may share a commit, whose array each update rewrites.
+    for (const { position, data } of rewritten)
       await tx`
-        update events e set data = r.data
-        from jsonb_to_recordset(${tx.json(rewritten as postgres.JSONValue)}) as r(position bigint, data jsonb)
-        where e.global_position = r.position`;
+        update commits set events = jsonb_set(events, array[(${position}::bigint - first_position)::text, 'data'], ${tx.json(data as postgres.JSONValue)})
+        where first_position = (select max(first_position) from commits where first_position <= ${position}::bigint)`;
     const destroyed = await tx`
       delete from personal_data_keys k
       where exists (select from events e

@@ -47,6 +47,10 @@ export class PersonalDataStore implements EventStore {
     return this.events.head();
   }
 
+  distance(after: Position, upTo: Position): Promise<number> {
+    return this.events.distance(after, upTo);
+  }
+
   onAppend(listener: () => void): () => void {
     return this.events.onAppend(listener);
   }

@@ -23,8 +23,8 @@ const POLL_MS = 50;
 export type Progress = { projector: string; changed: boolean; stamp?: string };
 
 /**
- * How far a catch-up has taken a projector: `done` of the `total` log positions between its
- * checkpoint at the start and the head (on the Postgres store, events; on KurrentDB, bytes
+ * How far a catch-up has taken a projector: `done` of the `total` events between its
+ * checkpoint at the start and the head (`EventStore.distance`: on KurrentDB, bytes
  * of the log); `following` while another runner applies them (see `follow`).
  */
 export type CatchUpProgress = { projector: string; done: number; total: number; following: boolean };
@@ -135,19 +135,19 @@ export class ProjectionRunner {
       // one of a lower version (this code bumped it) is replayed into tables of this version.
       if (generation.version > projector.version) return;
       if (generation.version < projector.version) generation = await this.rebuild(name);
-      const from = generation.checkpoint.index;
-      const total = Math.max(0, Number(head.index - from));
-      const report = (checkpoint: Position, following = false) => {
-        const done = Math.min(total, Math.max(0, Number(checkpoint.index - from)));
-        onProgress?.({ projector: name, done, total, following });
+      const total = onProgress ? await this.store.distance(generation.checkpoint, head) : 0;
+      const report = async (checkpoint: Position, following = false) => {
+        if (!onProgress) return;
+        const left = await this.store.distance(checkpoint, head);
+        onProgress({ projector: name, done: Math.max(0, total - left), total, following });
       };
-      report(generation.checkpoint);
+      await report(generation.checkpoint);
       while (!failed && comparePositions(generation.checkpoint, head) < 0) {
         const step = await this.step(projector, generation);
         generation = step.lost
           ? await this.follow(projector, step.generation, head, report, () => failed)
           : step.generation;
-        report(generation.checkpoint);
+        await report(generation.checkpoint);
         if (step.applied > 0) continue;
         if (Date.now() > deadline)
           throw new Error(`${name} could not reach the head of the log within ${timeoutMs} ms`);
@@ -179,7 +179,7 @@ export class ProjectionRunner {
     projector: Projector,
     generation: Generation,
     head: Position,
-    report: (checkpoint: Position, following: boolean) => void,
+    report: (checkpoint: Position, following: boolean) => Promise<void>,
     failed: () => boolean,
   ): Promise<Generation> {
     let moved = Date.now();
@@ -190,7 +190,7 @@ export class ProjectionRunner {
       const fresh = (await findGeneration(this.sql, projector.name, "active")) ?? current;
       if (comparePositions(fresh.checkpoint, current.checkpoint) !== 0) moved = Date.now();
       current = fresh;
-      report(current.checkpoint, true);
+      await report(current.checkpoint, true);
     }
     return current;
   }

@@ -50,8 +50,9 @@ describe.skipIf(!backends()[1]?.available)("postgres adapter: commits out of pos
     const slow = db.sql.begin(async (tx) => {
       const event = anEvent();
       await tx`insert into streams (stream_id, revision) values (${slowStream}, 0)`;
-      await tx`insert into events (stream_id, stream_revision, event_id, event_type, data, metadata)
-               values (${slowStream}, 0, ${event.id}, ${event.type}, ${tx.json({})}, ${tx.json(event.metadata)})`;
+      const events = [{ id: event.id, type: event.type, data: {}, metadata: event.metadata }];
+      await tx`insert into commits (stream_id, first_revision, event_count, events)
+               values (${slowStream}, 0, 1, ${tx.json(events)})`;
       slowInserted();
       await slowMayCommit;
     });

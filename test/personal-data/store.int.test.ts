@@ -113,8 +113,11 @@ for (const backend of backends()) {
     it("fails loudly on an envelope that does not open, instead of reading it as erased", async () => {
       const { accountId } = await anAccount("Tamper Target", "Tamper T.");
       await db.sql`
-        update events set data = jsonb_set(data, '{displayName}', '{"$enc": "v1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}')
-        where stream_id = ${accountStream(accountId)} and event_type = 'AccountProfileSynced'`;
+        update commits c set events = jsonb_set(c.events, array[(e.ordinality - 1)::text, 'data', 'displayName'],
+                                                '{"$enc": "v1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}')
+        from commits o cross join lateral jsonb_array_elements(o.events) with ordinality as e (event, ordinality)
+        where c.first_position = o.first_position and o.stream_id = ${accountStream(accountId)}
+          and e.event ->> 'type' = 'AccountProfileSynced'`;
       await expect(store.readStream(accountStream(accountId))).rejects.toThrow(SealBroken);
     });
 

@@ -7,11 +7,16 @@ export type TestDatabase = ScratchDatabase;
 export const postgresUrl = (): string | undefined => inject("postgresUrl");
 
 /** Every backend this run can reach: PGlite always, real Postgres when one is given. */
-export function backends(): { name: "pglite" | "postgres"; available: boolean; open: () => Promise<TestDatabase> }[] {
+export function backends(): {
+  name: "pglite" | "postgres";
+  available: boolean;
+  /** `through`: migrated only up to that file (a test of a later migration). */
+  open: (options?: { through?: string }) => Promise<TestDatabase>;
+}[] {
   const url = postgresUrl();
   return [
-    { name: "pglite", available: true, open: pgliteDatabase },
-    { name: "postgres", available: url !== undefined, open: () => postgresDatabase(url as string) },
+    { name: "pglite", available: true, open: (options) => pgliteDatabase(options) },
+    { name: "postgres", available: url !== undefined, open: (options) => postgresDatabase(url as string, options) },
   ];
 }
 

@@ -18,16 +18,22 @@ export type ScratchDatabase = {
   close(): Promise<void>;
 };
 
+/** Migrated up to and including the file `through` (a test of the migration after it); all by default. */
+type Migrated = { through?: string };
+
 /**
  * A fresh PGlite served the way the embedded default serves it (behind the multiplexer, a
  * pool of 4); in memory, or in a temporary directory like the real data directory.
  */
-export async function pgliteDatabase({ onDisk = false } = {}): Promise<ScratchDatabase> {
+export async function pgliteDatabase({
+  onDisk = false,
+  through,
+}: Migrated & { onDisk?: boolean } = {}): Promise<ScratchDatabase> {
   const dataDir = onDisk ? await mkdtemp(path.join(os.tmpdir(), "cricket-scratch-")) : undefined;
   const served = await servedInWorker(dataDir ? { dataDir } : {});
   const url = `postgres://postgres@127.0.0.1:${served.port}/postgres`;
   const sql = postgres(url, { ...connectionOptions, max: 4 });
-  await migrate(sql);
+  await migrate(sql, { through });
   return {
     backend: "pglite",
     sql,
@@ -42,14 +48,14 @@ export async function pgliteDatabase({ onDisk = false } = {}): Promise<ScratchDa
 }
 
 /** A fresh database on a real Postgres server, pooled like src/db/database.ts, dropped on close. */
-export async function postgresDatabase(serverUrl: string): Promise<ScratchDatabase> {
+export async function postgresDatabase(serverUrl: string, { through }: Migrated = {}): Promise<ScratchDatabase> {
   const name = `cricket_scratch_${randomBytes(6).toString("hex")}`;
   const admin = postgres(serverUrl, { ...connectionOptions, max: 1 });
   await admin.unsafe(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const sql = postgres(url.toString(), { ...connectionOptions, max: 10 });
-  await migrate(sql);
+  await migrate(sql, { through });
   const reads = postgres(url.toString(), { ...readOptions, max: 10 });
   return {
     backend: "postgres",
