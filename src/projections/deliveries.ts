@@ -1,6 +1,6 @@
 import { DeliveryCorrected, DeliveryRecorded, type DeliveryState, InningsOpened } from "../../streams/fixture.js";
 import { peopleIn } from "../../streams/fixture-state.js";
-import type { Tx } from "../db/database.js";
+import type { Sql, Tx } from "../db/database.js";
 import { defineProjector } from "./projector.js";
 import { dataWithStream, json, lastByKey } from "./rows.js";
 
@@ -8,12 +8,12 @@ import { dataWithStream, json, lastByKey } from "./rows.js";
  * The ball-by-ball ledger as it stands: every innings with its running totals, the current
  * revision of every delivery, and who appeared in the deliveries of each fixture.
  *
- * A delivery row carries what the read API filters on: the innings ordinal and batting
- * competitor (copied from its innings), every participant involved and the lower-cased
- * wicket kinds. Every read is scoped to one fixture (at most a few thousand deliveries), so
- * the occurrence-order index serves the filters too; a GIN index on the arrays measured
- * about 10% of catch-up time for no read that needs it yet. A DeliveryCorrected replaces the row's state when its revision is higher
- * (the sequence number is inherited); innings totals and appearances are recomputed from the
+ * A delivery row carries what the read API filters on: the innings ordinal (copied from its
+ * innings), everyone involved (`deliveryPeople`) and the lower-cased wicket kinds; the batting
+ * side is its innings'. Every read is scoped to one fixture (at most a few thousand
+ * deliveries), so the occurrence-order index serves the filters too; a GIN index on the arrays
+ * measured about 10% of catch-up time for no read that needs it yet. A DeliveryCorrected
+ * replaces the row's state when its revision is higher (the sequence number is inherited); innings totals and appearances are recomputed from the
  * current rows of what a run touched, so replaying a run changes nothing.
  */
 const ddl = `
@@ -43,7 +43,6 @@ const ddl = `
     fixture_id text not null,
     innings_id text not null,
     innings_ordinal integer not null,
-    batting_competitor_id text not null,
     sequence_number integer not null,
     revision integer not null,
     over_number integer not null,
@@ -63,9 +62,10 @@ const ddl = `
     extra_penalty integer,
     -- [{kind, playerOutId, fielders: [{participantId, substitute}]}], as submitted
     wickets jsonb not null,
-    -- striker, non-striker, bowler, players out and fielders
-    participant_ids text[] not null,
-    wicket_kinds text[] not null,
+    -- players out and fielders other than the striker, non-striker and bowler; null when none
+    other_participant_ids text[],
+    -- lower case; null when no wicket fell
+    wicket_kinds text[],
     legal boolean not null,
     -- wickets that count against the batting side (not retired hurt or retired not out)
     fallen_wickets integer not null
@@ -79,17 +79,37 @@ const ddl = `
   );
   create index appearance_by_fixture on appearance (fixture_id);`;
 
+/**
+ * Everyone in a delivery row (striker, non-striker, bowler, players out and fielders), as a
+ * SQL expression: kept as the few who are not at the crease or bowling, since an array of
+ * every id in every row took a quarter of the table (43 MB of the full IPL's 146).
+ */
+export const deliveryPeople = (sql: Sql | Tx) =>
+  sql`(array[striker_id, non_striker_id, bowler_id] || coalesce(other_participant_ids, '{}'))`;
+
+/** Whether the participant is in a delivery row, as a SQL condition. */
+export const inDelivery = (sql: Sql, participantId: string) =>
+  sql`(${participantId} in (striker_id, non_striker_id, bowler_id) or other_participant_ids @> array[${participantId}]::text[])`;
+
+const nonEmpty = <T>(items: T[]): T[] | null => (items.length > 0 ? items : null);
+
+/** Players out and fielders of a delivery who are not its striker, non-striker or bowler. */
+const othersIn = (state: DeliveryState) => {
+  const atTheCrease = new Set([state.strikerId, state.nonStrikerId, state.bowlerId]);
+  return [...new Set(peopleIn(state))].filter((p) => !atTheCrease.has(p));
+};
+
 /** Wicket kinds that do not dismiss the batter (DESIGN.md §8). */
 const NOT_DISMISSALS = new Set(["retired hurt", "retired not out"]);
 
 type InningsKey = { fixture_id: string; innings_id: string };
-type InningsFacts = InningsKey & { ordinal: number; batting_competitor_id: string };
+type InningsFacts = InningsKey & { ordinal: number };
 
 const key = (fixtureId: string, inningsId: string) => `${fixtureId}\u0000${inningsId}`;
 
 async function inningsFacts(tx: Tx, keys: InningsKey[]): Promise<Map<string, InningsFacts>> {
   const rows = await tx<InningsFacts[]>`
-    select i.fixture_id, i.innings_id, i.ordinal, i.batting_competitor_id
+    select i.fixture_id, i.innings_id, i.ordinal
     from innings i join jsonb_to_recordset(${json(tx, keys)}) as k(fixture_id text, innings_id text)
       on i.fixture_id = k.fixture_id and i.innings_id = k.innings_id`;
   return new Map(rows.map((r) => [key(r.fixture_id, r.innings_id), r]));
@@ -112,7 +132,6 @@ function deliveryRow(
     fixture_id: fixtureId,
     innings_id: state.inningsId,
     innings_ordinal: facts.ordinal,
-    batting_competitor_id: facts.batting_competitor_id,
     sequence_number: sequenceNumber,
     revision,
     over_number: state.overNumber,
@@ -131,20 +150,19 @@ function deliveryRow(
     extra_leg_byes: state.extras.legByes ?? null,
     extra_penalty: state.extras.penalty ?? null,
     wickets: state.wickets,
-    participant_ids: [...new Set(peopleIn(state))],
-    wicket_kinds: [...new Set(state.wickets.map((w) => w.kind.toLowerCase()))],
+    other_participant_ids: nonEmpty(othersIn(state)),
+    wicket_kinds: nonEmpty([...new Set(state.wickets.map((w) => w.kind.toLowerCase()))]),
     legal: !state.extras.wides && !state.extras.noBalls,
     fallen_wickets: state.wickets.filter((w) => !NOT_DISMISSALS.has(w.kind.toLowerCase())).length,
   };
 }
 type DeliveryRow = ReturnType<typeof deliveryRow>;
 
-const ROW_TYPES = `event_id uuid, fixture_id text, innings_id text, innings_ordinal integer,
-  batting_competitor_id text, sequence_number integer, revision integer, over_number integer,
+const ROW_TYPES = `event_id uuid, fixture_id text, innings_id text, innings_ordinal integer, sequence_number integer, revision integer, over_number integer,
   position_in_over integer, ball_number text, striker_id text, non_striker_id text, bowler_id text,
   runs_off_bat integer, runs_extras integer, runs_total integer, runs_non_boundary boolean,
   extra_wides integer, extra_no_balls integer, extra_byes integer, extra_leg_byes integer, extra_penalty integer,
-  wickets jsonb, participant_ids text[], wicket_kinds text[], legal boolean, fallen_wickets integer`;
+  wickets jsonb, other_participant_ids text[], wicket_kinds text[], legal boolean, fallen_wickets integer`;
 const ROW_COLUMNS = ROW_TYPES.split(",")
   .map((column) => column.trim().split(/\s+/)[0])
   .join(", ");
@@ -168,7 +186,12 @@ const recomputeInnings = (tx: Tx, keys: InningsKey[]) => tx`
 
 const addAppearances = (tx: Tx, rows: readonly DeliveryRow[]) => {
   const pairs = lastByKey(
-    rows.flatMap((r) => r.participant_ids.map((p) => ({ participant_id: p, fixture_id: r.fixture_id }))),
+    rows.flatMap((r) =>
+      [r.striker_id, r.non_striker_id, r.bowler_id, ...(r.other_participant_ids ?? [])].map((p) => ({
+        participant_id: p,
+        fixture_id: r.fixture_id,
+      })),
+    ),
     (p) => `${p.participant_id}\u0000${p.fixture_id}`,
   );
   return tx`
@@ -182,7 +205,7 @@ async function recomputeAppearances(tx: Tx, fixtureIds: string[]) {
   await tx`delete from appearance where fixture_id = any(${fixtureIds})`;
   await tx`
     insert into appearance (participant_id, fixture_id)
-    select distinct unnest(participant_ids), fixture_id from delivery where fixture_id = any(${fixtureIds})`;
+    select distinct unnest(${deliveryPeople(tx)}), fixture_id from delivery where fixture_id = any(${fixtureIds})`;
 }
 
 const inningsKeysOf = (rows: readonly { fixture_id: string; innings_id: string }[]): InningsKey[] =>
@@ -193,7 +216,7 @@ const inningsKeysOf = (rows: readonly { fixture_id: string; innings_id: string }
 
 export const deliveries = defineProjector({
   name: "deliveries",
-  version: 1,
+  version: 2,
   description: "Innings with totals, the current revision of every delivery, and who appeared in them.",
   tables: ["innings", "delivery", "appearance"],
   ddl,
@@ -273,14 +296,13 @@ export const deliveries = defineProjector({
       );
       await tx`
         update delivery d set
-          innings_id = r.innings_id, innings_ordinal = r.innings_ordinal,
-          batting_competitor_id = r.batting_competitor_id, revision = r.revision,
+          innings_id = r.innings_id, innings_ordinal = r.innings_ordinal, revision = r.revision,
           over_number = r.over_number, position_in_over = r.position_in_over, ball_number = r.ball_number,
           striker_id = r.striker_id, non_striker_id = r.non_striker_id, bowler_id = r.bowler_id,
           runs_off_bat = r.runs_off_bat, runs_extras = r.runs_extras, runs_total = r.runs_total,
           runs_non_boundary = r.runs_non_boundary, extra_wides = r.extra_wides, extra_no_balls = r.extra_no_balls,
           extra_byes = r.extra_byes, extra_leg_byes = r.extra_leg_byes, extra_penalty = r.extra_penalty,
-          wickets = r.wickets, participant_ids = r.participant_ids, wicket_kinds = r.wicket_kinds,
+          wickets = r.wickets, other_participant_ids = r.other_participant_ids, wicket_kinds = r.wicket_kinds,
           legal = r.legal, fallen_wickets = r.fallen_wickets
         from jsonb_to_recordset(${json(tx, rows)}) as r(${tx.unsafe(ROW_TYPES)})
         where d.event_id = any(${rows.map((r) => r.event_id)}::uuid[])

@@ -174,8 +174,9 @@ async function revisionsBefore(tx: Tx, firsts: { event_id: string; revision: num
 export const deliveryHistory = defineProjector({
   name: "delivery_history",
   // 2: each revision's source, the fixtures' Cricsheet sources and the submission records.
-  // 3: batch publications as a source. 4: a fixture's revisions kept as one value.
-  version: 4,
+  // 3: batch publications as a source. 4: a fixture's revisions kept as one value. 5: without
+  // their event and fixture ids, which the value's keys hold.
+  version: 5,
   description:
     "Every revision of every delivery: who recorded or corrected it, when, why, from what source (a Cricsheet file, a submission, a batch item and its approval, a correction), and what it refreshed; every direct submission.",
   batchSize: 5000,
@@ -359,7 +360,8 @@ function addRevisions(tx: Tx, rows: readonly Revision[]) {
   const byFixture = fixtureValues(
     rows,
     (r) => ({ fixtureId: r.fixture_id, eventId: r.event_id }),
-    (mine) => mine,
+    // The keys say whose revisions they are; kept in each as well, they took a sixth of the value.
+    (mine) => mine.map(({ event_id, fixture_id, ...kept }) => kept),
   );
   return tx`
     insert into history_revisions as h

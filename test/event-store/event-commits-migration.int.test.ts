@@ -67,7 +67,7 @@ for (const backend of backends()) {
                  event_type, data
           from events order by transaction_id, global_position`,
       );
-      expect(await migrate(db.sql)).toEqual(["007-event-commits.sql"]);
+      expect(await migrate(db.sql, { through: "007-event-commits.sql" })).toEqual(["007-event-commits.sql"]);
     });
 
     afterAll(async () => {
