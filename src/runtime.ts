@@ -29,7 +29,7 @@ export type Runtime = {
 export async function openRuntime(settings: Settings, logger = createLogger(settings.logLevel)): Promise<Runtime> {
   const db = await openDatabase(settings);
   const store = openEventStore(settings, db.sql);
-  // Before any projector reads them: no plain personal data stays in the events table.
+  // Before any projector reads them: no plain personal data stays in the ledger.
   if (store.adapter === "postgres") {
     const report = await sealExistingEvents(db.sql);
     if (report.sealed + report.erased + report.keysDestroyed > 0)

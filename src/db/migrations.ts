@@ -7,8 +7,8 @@ const directory = fileURLToPath(new URL("./migrations/", import.meta.url));
 const MIGRATION_LOCK = 7_405_311_001;
 
 /**
- * Applies the numbered SQL files in ./migrations that the database has not seen, each in its
- * own transaction. An advisory lock makes concurrent starts (API replicas, CLI) take turns.
+ * Applies the numbered SQL files in ./migrations that the database has not seen, in order, in
+ * one transaction. An advisory lock makes concurrent starts (API replicas, CLI) take turns.
  * `through` stops at that file (a test of a later migration starts from the schema before it).
  */
 export async function migrate(sql: postgres.Sql, { through }: { through?: string } = {}): Promise<string[]> {

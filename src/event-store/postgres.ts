@@ -65,7 +65,8 @@ export class PostgresEventStore implements EventStore {
     const replay = await this.previousAppend(tx, streamId, events);
     if (replay) return replay;
     const before = await this.claimRevisions(tx, streamId, events.length, expected);
-    const payload = events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata }));
+    // Ids as the uuid type spells them (lower case), as a row an event used to answer them.
+    const payload = events.map((e) => ({ id: e.id.toLowerCase(), type: e.type, data: e.data, metadata: e.metadata }));
     const [row] = await tx<{ position: string; xid: string }[]>`
       with committed as (
         insert into commits (stream_id, first_revision, event_count, events)
@@ -74,7 +75,7 @@ export class PostgresEventStore implements EventStore {
       ), ids as (
         insert into event_ids (event_id, position)
         select id, committed.first_position + ordinality - 1
-        from committed, unnest(${events.map((e) => e.id)}::uuid[]) with ordinality as id
+        from committed, unnest(${payload.map((e) => e.id)}::uuid[]) with ordinality as id
       )
       select last_position::text as position, transaction_id::text as xid from committed`;
     if (!row) throw new Error("append wrote no rows");
@@ -115,7 +116,7 @@ export class PostgresEventStore implements EventStore {
    * retry: answer what the first attempt answered. Some but not all stored is a conflict.
    */
   private async previousAppend(sql: Sql | Tx, streamId: string, events: readonly NewEvent[]) {
-    const ids = events.map((e) => e.id);
+    const ids = events.map((e) => e.id.toLowerCase());
     const rows = await sql<
       { event_id: string; stream_id: string; stream_revision: string; position: string; xid: string }[]
     >`

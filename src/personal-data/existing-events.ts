@@ -25,7 +25,7 @@ type PlainEvent = { position: string; id: string; stream_id: string; type: strin
  * events appended before sealing existed hold in plain text are sealed in place, or set to
  * null where the account was tombstoned already, and a key a tombstone left behind (the
  * process stopped between the append and the key's destruction) is destroyed. This is the
- * one sanctioned rewrite of the append-only table (docs/event-store.md). Idempotent; runs at
+ * one sanctioned rewrite of the append-only ledger (docs/event-store.md). Idempotent; runs at
  * every start before the projectors, one process at a time, and touches only account streams.
  */
 export async function sealExistingEvents(sql: Sql): Promise<SealReport> {

@@ -1,6 +1,6 @@
 import { DeliveryCorrected, DeliveryRecorded, type DeliveryState, InningsOpened } from "../../streams/fixture.js";
 import { peopleIn } from "../../streams/fixture-state.js";
-import type { Sql, Tx } from "../db/database.js";
+import type { Tx } from "../db/database.js";
 import { defineProjector } from "./projector.js";
 import { dataWithStream, json, lastByKey } from "./rows.js";
 
@@ -9,12 +9,13 @@ import { dataWithStream, json, lastByKey } from "./rows.js";
  * revision of every delivery, and who appeared in the deliveries of each fixture.
  *
  * A delivery row carries what the read API filters on: the innings ordinal (copied from its
- * innings), everyone involved (`deliveryPeople`) and the lower-cased wicket kinds; the batting
- * side is its innings'. Every read is scoped to one fixture (at most a few thousand
+ * innings), everyone involved and the lower-cased wicket kinds; the `delivery` view adds its
+ * innings' batting side. Every read is scoped to one fixture (at most a few thousand
  * deliveries), so the occurrence-order index serves the filters too; a GIN index on the arrays
  * measured about 10% of catch-up time for no read that needs it yet. A DeliveryCorrected
- * replaces the row's state when its revision is higher (the sequence number is inherited); innings totals and appearances are recomputed from the
- * current rows of what a run touched, so replaying a run changes nothing.
+ * replaces the row's state when its revision is higher (the sequence number is inherited);
+ * innings totals and appearances are recomputed from the current rows of what a run touched,
+ * so replaying a run changes nothing.
  */
 const ddl = `
   create table innings (
@@ -38,7 +39,7 @@ const ddl = `
     primary key (fixture_id, innings_id)
   );
   create index innings_by_ordinal on innings (fixture_id, ordinal);
-  create table delivery (
+  create table current_delivery (
     event_id uuid primary key,
     fixture_id text not null,
     innings_id text not null,
@@ -71,25 +72,22 @@ const ddl = `
     fallen_wickets integer not null
   );
   create unique index delivery_in_occurrence_order
-    on delivery (fixture_id, innings_ordinal, sequence_number, event_id);
+    on current_delivery (fixture_id, innings_ordinal, sequence_number, event_id);
+  -- What readers see, as in version 1 (readers of either version's tables run the same SQL
+  -- while a rebuild is under way): everyone in the delivery, and its innings' batting side,
+  -- which a query that does not ask for it does not join (the join is on the innings' key).
+  create view delivery as
+    select d.*,
+      -- striker, non-striker, bowler, players out and fielders
+      array[d.striker_id, d.non_striker_id, d.bowler_id] || coalesce(d.other_participant_ids, '{}') as participant_ids,
+      i.batting_competitor_id
+    from current_delivery d left join innings i on i.fixture_id = d.fixture_id and i.innings_id = d.innings_id;
   create table appearance (
     participant_id text not null,
     fixture_id text not null,
     primary key (participant_id, fixture_id)
   );
   create index appearance_by_fixture on appearance (fixture_id);`;
-
-/**
- * Everyone in a delivery row (striker, non-striker, bowler, players out and fielders), as a
- * SQL expression: kept as the few who are not at the crease or bowling, since an array of
- * every id in every row took a quarter of the table (43 MB of the full IPL's 146).
- */
-export const deliveryPeople = (sql: Sql | Tx) =>
-  sql`(array[striker_id, non_striker_id, bowler_id] || coalesce(other_participant_ids, '{}'))`;
-
-/** Whether the participant is in a delivery row, as a SQL condition. */
-export const inDelivery = (sql: Sql, participantId: string) =>
-  sql`(${participantId} in (striker_id, non_striker_id, bowler_id) or other_participant_ids @> array[${participantId}]::text[])`;
 
 const nonEmpty = <T>(items: T[]): T[] | null => (items.length > 0 ? items : null);
 
@@ -180,7 +178,7 @@ const recomputeInnings = (tx: Tx, keys: InningsKey[]) => tx`
   lateral (
     select coalesce(sum(d.runs_total), 0)::int as runs, coalesce(sum(d.fallen_wickets), 0)::int as wickets,
            count(*) filter (where d.legal)::int as legal_balls, count(*)::int as deliveries
-    from delivery d where d.fixture_id = k.fixture_id and d.innings_id = k.innings_id
+    from current_delivery d where d.fixture_id = k.fixture_id and d.innings_id = k.innings_id
   ) a
   where i.fixture_id = k.fixture_id and i.innings_id = k.innings_id`;
 
@@ -205,7 +203,7 @@ async function recomputeAppearances(tx: Tx, fixtureIds: string[]) {
   await tx`delete from appearance where fixture_id = any(${fixtureIds})`;
   await tx`
     insert into appearance (participant_id, fixture_id)
-    select distinct unnest(${deliveryPeople(tx)}), fixture_id from delivery where fixture_id = any(${fixtureIds})`;
+    select distinct unnest(participant_ids), fixture_id from delivery where fixture_id = any(${fixtureIds})`;
 }
 
 const inningsKeysOf = (rows: readonly { fixture_id: string; innings_id: string }[]): InningsKey[] =>
@@ -264,7 +262,7 @@ export const deliveries = defineProjector({
       );
       // A replayed recording never overwrites a later correction.
       await tx`
-        insert into delivery (${tx.unsafe(ROW_COLUMNS)})
+        insert into current_delivery (${tx.unsafe(ROW_COLUMNS)})
         select ${tx.unsafe(ROW_COLUMNS)} from jsonb_to_recordset(${json(tx, rows)}) as r(${tx.unsafe(ROW_TYPES)})
         on conflict (event_id) do nothing`;
       await recomputeInnings(tx, inningsKeysOf(rows));
@@ -277,7 +275,7 @@ export const deliveries = defineProjector({
       );
       const current = await tx<{ event_id: string; fixture_id: string; innings_id: string; sequence_number: number }[]>`
         select event_id::text, fixture_id, innings_id, sequence_number
-        from delivery where event_id = any(${corrections.map((c) => c.data.eventId)}::uuid[])`;
+        from current_delivery where event_id = any(${corrections.map((c) => c.data.eventId)}::uuid[])`;
       const byId = new Map(current.map((r) => [r.event_id, r]));
       const known = corrections.filter((c) => byId.has(c.data.eventId));
       const innings = await inningsFacts(
@@ -295,7 +293,7 @@ export const deliveries = defineProjector({
         ),
       );
       await tx`
-        update delivery d set
+        update current_delivery d set
           innings_id = r.innings_id, innings_ordinal = r.innings_ordinal, revision = r.revision,
           over_number = r.over_number, position_in_over = r.position_in_over, ball_number = r.ball_number,
           striker_id = r.striker_id, non_striker_id = r.non_striker_id, bowler_id = r.bowler_id,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DuplicateEventId, START } from "../../src/event-store/port.js";
+import { DuplicateEventId, type Position, START } from "../../src/event-store/port.js";
 import { PostgresEventStore } from "../../src/event-store/postgres.js";
 import { backends, type TestDatabase } from "../support/databases.js";
-import { anEvent, uniqueStream } from "../support/events.js";
+import { anEvent, events, uniqueStream } from "../support/events.js";
 
 for (const backend of backends()) {
   describe.skipIf(!backend.available)(`postgres adapter specifics on ${backend.name}`, () => {
@@ -20,6 +20,30 @@ for (const backend of backends()) {
       const other = uniqueStream();
       await expect(store.append(other, [anEvent(), event], "no_stream")).rejects.toBeInstanceOf(DuplicateEventId);
       expect(await store.readStream(other)).toEqual([]);
+    });
+
+    it("keeps an append as one commit: its events at consecutive positions, counted by distance", async () => {
+      const [a, b, c] = [uniqueStream(), uniqueStream(), uniqueStream()];
+      const appended = [
+        await store.append(a, events(2), "no_stream"),
+        await store.append(b, events(3), "no_stream"),
+        await store.append(c, events(1), "no_stream"),
+      ];
+      const [first, second, third] = appended.map((r) => r.position) as [Position, Position, Position];
+      const inB = (await store.readStream(b)).map((e) => e.position);
+      expect(inB.map((p) => p.index - (inB[0] as Position).index)).toEqual([0n, 1n, 2n]);
+      expect(inB[2]).toEqual(second);
+      expect(await db.sql`select event_count from commits where stream_id in (${a}, ${b}, ${c}) order by 1`).toEqual(
+        [1, 2, 3].map((event_count) => ({ event_count })),
+      );
+
+      expect(await store.distance(first, third)).toBe(4);
+      expect(await store.distance(inB[0] as Position, third)).toBe(3); // from inside a commit
+      expect(await store.distance(first, inB[1] as Position)).toBe(2); // to inside one
+      expect(await store.distance(third, third)).toBe(0);
+      expect(await store.distance(third, first)).toBe(0);
+      expect(await store.distance(START, await store.head())).toBe((await store.readAll(START, 1000)).length);
+      expect((await store.readAll(inB[0] as Position, 3)).map((e) => e.position)).toEqual([inB[1], inB[2], third]);
     });
   });
 }

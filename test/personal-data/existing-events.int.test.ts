@@ -9,6 +9,7 @@ import { accounts } from "../../src/projections/accounts.js";
 import { accountIdForSubject, accountStream } from "../../streams/account.js";
 import { CricketWorld } from "../support/cricket-world.js";
 import { backends, type TestDatabase } from "../support/databases.js";
+import { anEvent } from "../support/events.js";
 
 /**
  * The start-up step that brings events written before sealing existed in line: plain
@@ -51,7 +52,18 @@ for (const backend of backends()) {
           Promise.resolve() as Promise<unknown>,
         );
       // Before this change: one account kept, one deleted (tombstoned, its names still in the log).
-      await signIns(plain, people.kept);
+      // The kept account's two names in one append, so one of them is not its commit's first event.
+      await plain.append(
+        accountStream(idOf(people.kept)),
+        [
+          anEvent({
+            type: "AccountCreated",
+            data: { accountId: idOf(people.kept), subject: people.kept.subject, displayName: people.kept.names[0] },
+          }),
+          anEvent({ type: "AccountProfileSynced", data: { displayName: people.kept.names[1] } }),
+        ],
+        "no_stream",
+      );
       await signIns(plain, people.deletedBefore);
       await requestDeletion(plain, idOf(people.deletedBefore), now);
       await finaliseDeletion(plain, idOf(people.deletedBefore), now);

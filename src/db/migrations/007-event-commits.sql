@@ -5,6 +5,10 @@
 -- each keeps its global position (the events of a commit hold consecutive ones from
 -- `first_position`), and a new commit's first position is a fresh multiple of 2^20 above
 -- every one before, so checkpoints, release positions and retries stay valid.
+-- A process of the previous version appending meanwhile waits, then fails on the view: no
+-- append commits after the copy below and is dropped with the table.
+lock table events in exclusive mode;
+
 create sequence commit_sequence;
 
 create table commits (

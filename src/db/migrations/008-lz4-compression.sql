@@ -7,7 +7,7 @@
 do $$
 begin
   execute format('alter database %I set default_toast_compression = lz4', current_database());
-exception when others then
-  raise notice 'LZ4 compression is not available here: values stay compressed with pglz';
+exception when invalid_parameter_value or insufficient_privilege then
+  raise notice 'LZ4 compression is not set (%): values stay compressed with pglz', sqlerrm;
 end
 $$;

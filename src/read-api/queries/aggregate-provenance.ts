@@ -5,7 +5,6 @@ import { CorrectionForbidden } from "../../commands/submissions/errors.js";
 import type { Sql } from "../../db/database.js";
 import { ApiError, notFound } from "../../http/errors.js";
 import { keysetPage, type Pagination } from "../../http/pagination.js";
-import { inDelivery } from "../../projections/deliveries.js";
 import { mayCorrectAny, mayCorrectInCompetition } from "../../submissions/access.js";
 import { fixtureVersions } from "./fixtures.js";
 import { parseAggregateStatisticId } from "./player-statistics.js";
@@ -90,7 +89,7 @@ function traceRows(
     select d.event_id::text, d.fixture_id, d.revision
     from appearance a
     join fixture f on f.fixture_id = a.fixture_id ${inScope}
-    join delivery d on d.fixture_id = a.fixture_id and ${inDelivery(sql, participantId)} ${inPart}
+    join delivery d on d.fixture_id = a.fixture_id and ${participantId} = any(d.participant_ids) ${inPart}
     join innings i on i.fixture_id = d.fixture_id and i.innings_id = d.innings_id and not i.super_over
     where a.participant_id = ${participantId}
     order by f.start_date, d.fixture_id, d.innings_ordinal, d.sequence_number

@@ -1,7 +1,6 @@
 import { isUuid } from "../../../streams/shared.js";
 import type { Sql } from "../../db/database.js";
 import type { Keyed } from "../../http/pagination.js";
-import { deliveryPeople, inDelivery } from "../../projections/deliveries.js";
 import type { InningsTeams } from "../events-csv.js";
 import type { Event } from "../schemas/event.js";
 import { versionOf } from "./fixtures.js";
@@ -59,13 +58,8 @@ const columns = (sql: Sql) => sql`
 const matching = (sql: Sql, fixtureId: string, f: EventFilters) => sql`
   fixture_id = ${fixtureId}
   ${f.inningsId ? sql`and innings_id = ${f.inningsId}` : sql``}
-  ${
-    f.competitorId
-      ? sql`and innings_id in (select innings_id from innings
-                               where innings.fixture_id = ${fixtureId} and batting_competitor_id = ${f.competitorId})`
-      : sql``
-  }
-  ${f.participantId ? sql`and ${inDelivery(sql, f.participantId)}` : sql``}
+  ${f.competitorId ? sql`and batting_competitor_id = ${f.competitorId}` : sql``}
+  ${f.participantId ? sql`and participant_ids @> array[${f.participantId}]::text[]` : sql``}
   ${f.overNumber !== undefined ? sql`and over_number = ${f.overNumber}` : sql``}
   ${f.wicketKind ? sql`and wicket_kinds @> array[lower(${f.wicketKind})]::text[]` : sql``}`;
 
@@ -80,7 +74,7 @@ export const deliveryRows = (
   after: EventKey | undefined,
   take: number,
 ) => sql<NamedRow[]>`
-  select ${columns(sql)}, ${deliveryPeople(sql)} as participant_ids from delivery
+  select ${columns(sql)}, participant_ids from delivery
   where ${matching(sql, fixtureId, filters)}
     ${after ? sql`and (innings_ordinal, sequence_number, event_id) > (${after[0]}, ${after[1]}, ${after[2]}::uuid)` : sql``}
   order by innings_ordinal, sequence_number, delivery.event_id
@@ -100,8 +94,8 @@ export async function exportDigest(
 ): Promise<{ count: number; rows: string; names: string }> {
   const [digest] = await sql<{ count: number; rows: string; names: string }[]>`
     with matched as (
-      select event_id, revision, innings_ordinal, sequence_number, ${deliveryPeople(sql)} as participant_ids
-      from delivery where ${matching(sql, fixtureId, filters)})
+      select event_id, revision, innings_ordinal, sequence_number, participant_ids from delivery
+      where ${matching(sql, fixtureId, filters)})
     select
       (select count(*)::int from matched) as count,
       (select coalesce(md5(string_agg(event_id::text || ':' || revision, ','
@@ -140,9 +134,10 @@ export async function findEvent(
   eventId: string,
 ): Promise<{ version: number | undefined; event: Event | undefined }> {
   const one = isUuid(eventId)
-    ? sql<NamedRow[]>`select ${columns(sql)}, ${deliveryPeople(sql)} as participant_ids from delivery
-        where fixture_id = ${fixtureId} and event_id = ${eventId}::uuid`
-    : sql<NamedRow[]>`select ${columns(sql)}, ${deliveryPeople(sql)} as participant_ids from delivery where false`;
+    ? sql<
+        NamedRow[]
+      >`select ${columns(sql)}, participant_ids from delivery where fixture_id = ${fixtureId} and event_id = ${eventId}::uuid`
+    : sql<NamedRow[]>`select ${columns(sql)}, participant_ids from delivery where false`;
   const found = await namedDeliveries(sql, fixtureId, one);
   return { version: found.version, event: eventsOf(found.rows, found.names)[0] };
 }
