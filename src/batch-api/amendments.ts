@@ -29,11 +29,11 @@ const validatingAgain = {
   },
 };
 
-/** A refusal: what its codes mean, in the error envelope. */
 /** A requirement's place in a batch's report, and the report file holding it, as the report names them. */
 const referencePath = z.string().min(1).max(300);
 const reportFile = z.string().min(1).max(255);
 
+/** A refusal: what its codes mean, in the error envelope. */
 const refusal = (description: string) => ({
   description,
   content: { "application/json": { schema: errorEnvelopeSchema } },

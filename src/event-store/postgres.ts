@@ -124,7 +124,8 @@ export class PostgresEventStore implements EventStore {
              i.position::text, c.transaction_id::text as xid
       from event_ids i
       cross join lateral (
-        select * from commits where first_position <= i.position order by first_position desc limit 1) c
+        select stream_id, first_revision, first_position, transaction_id from commits
+        where first_position <= i.position order by first_position desc limit 1) c
       where i.event_id = any(${ids}::uuid[])`;
     if (rows.length === 0) return undefined;
     const byId = new Map(rows.map((r) => [r.event_id, r]));

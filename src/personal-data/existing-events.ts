@@ -18,7 +18,8 @@ export type SealReport = {
   keysDestroyed: number;
 };
 
-type PlainEvent = { position: string; id: string; stream_id: string; type: string; data: unknown };
+/** `commit` and `index`: where the event stands, its commit's first position and its index in the commit's array. */
+type PlainEvent = { commit: string; index: number; id: string; stream_id: string; type: string; data: unknown };
 
 /**
  * Brings the events of the postgres adapter in line with erasure: personal fields that
@@ -44,13 +45,13 @@ export async function sealExistingEvents(sql: Sql): Promise<SealReport> {
       const key = keys.get(ownerOf(e.stream_id));
       const change = (value: unknown, field: string) =>
         !key ? null : isSealed(value) ? value : seal(key, value, placeOf(e.id, field));
-      return { position: e.position, data: mapPersonal(e.type, e.data, change) };
+      return { commit: e.commit, index: e.index, data: mapPersonal(e.type, e.data, change) };
     });
     // One event at a time: several may share a commit, whose array each update rewrites.
-    for (const { position, data } of rewritten)
+    for (const { commit, index, data } of rewritten)
       await tx`
-        update commits set events = jsonb_set(events, array[(${position}::bigint - first_position)::text, 'data'], ${tx.json(data as postgres.JSONValue)})
-        where first_position = (select max(first_position) from commits where first_position <= ${position}::bigint)`;
+        update commits set events = jsonb_set(events, ${[String(index), "data"]}::text[], ${tx.json(data as postgres.JSONValue)})
+        where first_position = ${commit}::bigint`;
     const destroyed = await tx`
       delete from personal_data_keys k
       where exists (select from events e
@@ -65,11 +66,13 @@ export async function sealExistingEvents(sql: Sql): Promise<SealReport> {
 function plainEvents(tx: Tx): Promise<PlainEvent[]> {
   const fields = [...new Set([...PERSONAL_FIELDS.values()].flat())];
   return tx<PlainEvent[]>`
-    select e.global_position::text as position, e.event_id::text as id, e.stream_id, e.event_type as type, e.data
-    from streams s join events e on e.stream_id = s.stream_id
-    where starts_with(s.stream_id, ${ACCOUNT_STREAMS}) and e.event_type = any(${[...PERSONAL_FIELDS.keys()]})
-      and exists (select from unnest(${fields}::text[]) f where jsonb_typeof(e.data -> f) not in ('null', 'object'))
-    order by e.global_position`;
+    select c.first_position::text as commit, (e.ordinality - 1)::int as index, e.event ->> 'id' as id, c.stream_id,
+           e.event ->> 'type' as type, e.event -> 'data' as data
+    from streams s join commits c on c.stream_id = s.stream_id
+      cross join lateral jsonb_array_elements(c.events) with ordinality as e (event, ordinality)
+    where starts_with(s.stream_id, ${ACCOUNT_STREAMS}) and e.event ->> 'type' = any(${[...PERSONAL_FIELDS.keys()]})
+      and exists (select from unnest(${fields}::text[]) f where jsonb_typeof(e.event -> 'data' -> f) not in ('null', 'object'))
+    order by c.first_position, e.ordinality`;
 }
 
 /** Which of the streams hold an erasing event. */

@@ -156,8 +156,8 @@ function deliveryRow(
 }
 type DeliveryRow = ReturnType<typeof deliveryRow>;
 
-const ROW_TYPES = `event_id uuid, fixture_id text, innings_id text, innings_ordinal integer, sequence_number integer, revision integer, over_number integer,
-  position_in_over integer, ball_number text, striker_id text, non_striker_id text, bowler_id text,
+const ROW_TYPES = `event_id uuid, fixture_id text, innings_id text, innings_ordinal integer, sequence_number integer,
+  revision integer, over_number integer, position_in_over integer, ball_number text, striker_id text, non_striker_id text, bowler_id text,
   runs_off_bat integer, runs_extras integer, runs_total integer, runs_non_boundary boolean,
   extra_wides integer, extra_no_balls integer, extra_byes integer, extra_leg_byes integer, extra_penalty integer,
   wickets jsonb, other_participant_ids text[], wicket_kinds text[], legal boolean, fallen_wickets integer`;

@@ -188,9 +188,13 @@ export class ProjectionRunner {
     while (comparePositions(current.checkpoint, head) < 0 && !stalled() && !failed() && !this.stopping) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       const fresh = (await findGeneration(this.sql, projector.name, "active")) ?? current;
-      if (comparePositions(fresh.checkpoint, current.checkpoint) !== 0) moved = Date.now();
+      const hasMoved = comparePositions(fresh.checkpoint, current.checkpoint) !== 0;
       current = fresh;
-      await report(current.checkpoint, true);
+      // A report counts the events left (a query): only when there are fewer.
+      if (hasMoved) {
+        moved = Date.now();
+        await report(current.checkpoint, true);
+      }
     }
     return current;
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DuplicateEventId, type Position, START } from "../../src/event-store/port.js";
+import { DuplicateEventId, type NewEvent, type Position, START } from "../../src/event-store/port.js";
 import { PostgresEventStore } from "../../src/event-store/postgres.js";
 import { backends, type TestDatabase } from "../support/databases.js";
 import { anEvent, events, uniqueStream } from "../support/events.js";
@@ -20,6 +20,14 @@ for (const backend of backends()) {
       const other = uniqueStream();
       await expect(store.append(other, [anEvent(), event], "no_stream")).rejects.toBeInstanceOf(DuplicateEventId);
       expect(await store.readStream(other)).toEqual([]);
+    });
+
+    it("refuses an append larger than a commit's span of positions, writing nothing", async () => {
+      const stream = uniqueStream();
+      // The size is checked before any event is looked at, so the array need not be filled.
+      const tooMany = new Array<NewEvent>(1_048_577);
+      await expect(store.append(stream, tooMany, "no_stream")).rejects.toThrow(/at most 1048576 events/);
+      expect(await store.readStream(stream)).toEqual([]);
     });
 
     it("keeps an append as one commit: its events at consecutive positions, counted by distance", async () => {
