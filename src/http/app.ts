@@ -11,6 +11,7 @@ import type { EventStore } from "../event-store/port.js";
 import type { Identity } from "../identity/open.js";
 import { memoryWindowCounter } from "../limits/memory.js";
 import type { WindowCounter } from "../limits/window-counter.js";
+import { rebuildUnderWay } from "../projections/generations.js";
 import type { ProjectionRunner } from "../projections/runner.js";
 import type { ReadModelWatch } from "../projections/watch.js";
 import type { QuestionLimits } from "../questions/limits.js";
@@ -104,7 +105,7 @@ export function createApp(given: AppDependencies, routes: readonly RouteRegistra
   for (const register of routes) register(app, deps);
 
   app.notFound(unrouted(app));
-  app.onError(onError(deps.logger));
+  app.onError(onError(deps));
   return app;
 }
 
@@ -184,8 +185,8 @@ const requestLog =
   };
 
 const onError =
-  (logger: Logger): ErrorHandler =>
-  (error, c) => {
+  ({ logger, sql }: Pick<AppDependencies, "logger" | "sql">): ErrorHandler =>
+  async (error, c) => {
     const known = toApiError(error);
     if (known) return respond(c, known);
     if (clientLeft(c)) {
@@ -200,9 +201,31 @@ const onError =
       logger.warn({ requestId: c.get("requestId"), err: error }, "database unavailable");
       return respond(c, databaseUnavailable());
     }
+    if (await readModelBehind(sql, error)) {
+      logger.warn({ requestId: c.get("requestId"), err: error }, "a read model is being rebuilt for this version");
+      return respond(
+        c,
+        new ApiError("NOT_READY", "A read model this answer needs is being rebuilt for this version; retry shortly"),
+      );
+    }
     logger.error({ requestId: c.get("requestId"), err: error }, "unhandled error");
     return respond(c, new ApiError("INTERNAL_SERVER_ERROR", "An unexpected error occurred"));
   };
+
+/** Postgres's undefined_column and undefined_table: a query naming what its tables do not have. */
+const OUT_OF_STEP = new Set(["42703", "42P01"]);
+
+/**
+ * Whether a query failed for naming a column or table the read models do not have while a
+ * generation is being built: after an upgrade, the new version's reads can reach the old
+ * generation's tables until its rebuild switches them (docs/projections.md). Outside a
+ * rebuild the same error is a fault, answered 500.
+ */
+async function readModelBehind(sql: Sql | undefined, error: Error): Promise<boolean> {
+  const code = (error as { code?: unknown }).code;
+  if (!sql || typeof code !== "string" || !OUT_OF_STEP.has(code)) return false;
+  return rebuildUnderWay(sql).catch(() => false);
+}
 
 /** Whether the client dropped the connection before its request had fully arrived. */
 function clientLeft(c: Context): boolean {

@@ -75,7 +75,12 @@ function sharedStatuses(t: Traits): Record<string, string> {
       "RATE_LIMIT_EXCEEDED: the minute window is used up; QUOTA_EXCEEDED: the consumer's daily quota is. With Retry-After";
   }
   const unavailable = [
-    ...(t.gated ? ["DATABASE_UNAVAILABLE: the database does not answer just now; nothing was done"] : []),
+    ...(t.gated
+      ? [
+          "DATABASE_UNAVAILABLE: the database does not answer just now; nothing was done",
+          "NOT_READY: a read model the answer needs is being rebuilt for this version of the service (just after an upgrade)",
+        ]
+      : []),
     ...(t.keyed
       ? ["RATE_LIMIT_UNAVAILABLE: the shared limit counter cannot be reached; nothing was admitted or counted"]
       : []),

@@ -12,6 +12,11 @@ import { dataWithStream, json, lastByKey, streamEntityId } from "./rows.js";
 /**
  * Fixtures as scheduled, with their toss, outcome and source revision, and the squads the
  * competitors named. Innings and deliveries are the `deliveries` read model.
+ *
+ * A squad member keeps its fixture's start date (moved with the fixture when it is
+ * scheduled again): a page of a participant's fixtures is then the next entries of one
+ * index, however long the career (version 2; version 1 gathered the whole career and
+ * sorted it for every page).
  */
 const ddl = `
   create table fixture (
@@ -48,9 +53,12 @@ const ddl = `
     participant_id text not null,
     -- order in the named squad, from 0
     position integer not null,
+    -- the fixture's, so that a participant's fixtures are read in date order from the index below
+    start_date date not null,
     primary key (fixture_id, competitor_id, participant_id)
   );
-  create index squad_member_by_participant on squad_member (participant_id, fixture_id);`;
+  create index squad_member_by_participant on squad_member (participant_id, start_date, fixture_id)
+    include (competitor_id);`;
 
 /** One JSON value per fixture stream in the run: the last event of each wins. */
 const perFixture = <T>(events: readonly RecordedEvent[], data: (e: RecordedEvent) => T) =>
@@ -61,12 +69,12 @@ const perFixture = <T>(events: readonly RecordedEvent[], data: (e: RecordedEvent
 
 export const fixtures = defineProjector({
   name: "fixtures",
-  version: 1,
+  version: 2,
   description: "Fixtures with toss, outcome and source revision, and the named squads.",
   tables: ["fixture", "squad_member"],
   ddl,
   on: {
-    [FixtureScheduled.type]: (tx, events) => {
+    [FixtureScheduled.type]: async (tx, events) => {
       const rows = events.map(({ data: d }) => ({
         fixture_id: d.fixtureId,
         competition_id: d.competitionId,
@@ -85,14 +93,12 @@ export const fixtures = defineProjector({
         match_number: d.matchNumber,
         source: d.source,
       }));
-      return tx`
+      const unique = lastByKey(rows, (r) => r.fixture_id);
+      await tx`
         insert into fixture (fixture_id, competition_id, season_id, venue_id, competitor_ids, competitors,
                              start_date, end_date, match_type, team_type, gender, balls_per_over,
                              overs_per_innings, stage, match_number, source)
-        select * from jsonb_to_recordset(${json(
-          tx,
-          lastByKey(rows, (r) => r.fixture_id),
-        )}) as r(
+        select * from jsonb_to_recordset(${json(tx, unique)}) as r(
           fixture_id text, competition_id text, season_id text, venue_id text, competitor_ids text[], competitors jsonb,
           start_date date, end_date date, match_type text, team_type text, gender text, balls_per_over integer,
           overs_per_innings integer, stage text, match_number integer, source jsonb)
@@ -103,6 +109,11 @@ export const fixtures = defineProjector({
           team_type = excluded.team_type, gender = excluded.gender, balls_per_over = excluded.balls_per_over,
           overs_per_innings = excluded.overs_per_innings, stage = excluded.stage,
           match_number = excluded.match_number, source = excluded.source`;
+      await tx`
+        update squad_member m set start_date = f.start_date
+        from fixture f
+        where f.fixture_id = any(${unique.map((r) => r.fixture_id)}) and m.fixture_id = f.fixture_id
+          and m.start_date <> f.start_date`;
     },
     [TossRecorded.type]: (tx, events) => {
       const rows = perFixture(events, (e) => e.data);
@@ -148,8 +159,9 @@ export const fixtures = defineProjector({
         using jsonb_to_recordset(${json(tx, keys)}) as k(fixture_id text, competitor_id text)
         where m.fixture_id = k.fixture_id and m.competitor_id = k.competitor_id`;
       await tx`
-        insert into squad_member (fixture_id, competitor_id, participant_id, position)
-        select * from jsonb_to_recordset(${json(tx, members)})
+        insert into squad_member (fixture_id, competitor_id, participant_id, position, start_date)
+        select r.*, (select f.start_date from fixture f where f.fixture_id = r.fixture_id)
+        from jsonb_to_recordset(${json(tx, members)})
           as r(fixture_id text, competitor_id text, participant_id text, position integer)`;
     },
   },

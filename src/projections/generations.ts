@@ -50,6 +50,16 @@ export async function listGenerations(sql: Sql | Tx, projector?: string): Promis
   return rows.map(toGeneration);
 }
 
+/**
+ * Whether a generation is being built: a rebuild, or a version bump whose new tables are not
+ * yet the ones readers see (see `readModelBehind` in src/http/app.ts).
+ */
+export async function rebuildUnderWay(sql: Sql): Promise<boolean> {
+  const [row] = await sql<{ building: boolean }[]>`
+    select exists (select 1 from projector_generations where state = 'building') as building`;
+  return row?.building ?? false;
+}
+
 export async function findGeneration(sql: Sql | Tx, projector: string, state: "active" | "building") {
   const [row] = await sql<GenerationRow[]>`
     select * from projector_generations where projector = ${projector} and state = ${state}`;

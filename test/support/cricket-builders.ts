@@ -274,6 +274,12 @@ export class FixtureBuilder implements Buildable {
     return this;
   }
 
+  /** The fixture scheduled again from another date (a second FixtureScheduled, replacing the first). */
+  scheduledAgain(startDate: string, endDate = startDate): StreamEvent[] {
+    const [scheduled] = this.setUp as [StreamEvent];
+    return [event(this.stream, "FixtureScheduled", { ...(scheduled.data as object), startDate, endDate })];
+  }
+
   /** A DeliveryCorrected with the next revision, replacing the given fields of the delivery's state. */
   correction(eventId: string, changes: Partial<DeliveryState>, reason = "scorer's correction") {
     const delivery = this.deliveries.find((d) => d.eventId === eventId);

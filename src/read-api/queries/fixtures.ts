@@ -103,14 +103,16 @@ const filters = (sql: Sql, q: FixtureFilters) => sql`
   ${q.startDateFrom ? sql`and f.start_date >= ${q.startDateFrom}::date` : sql``}
   ${q.startDateTo ? sql`and f.start_date <= ${q.startDateTo}::date` : sql``}`;
 
-const keyset = (sql: Sql, page: Page<FixtureKey>) => {
+/** The condition past the page's cursor and the page's order, on the start date and fixture id of `alias`. */
+const keyset = (sql: Sql, page: Page<FixtureKey>, alias = "f") => {
+  const [startDate, fixtureId] = [sql`${sql(alias)}.start_date`, sql`${sql(alias)}.fixture_id`];
+  const asc = page.direction === "asc";
   const after = page.after
-    ? page.direction === "asc"
-      ? sql`and (f.start_date, f.fixture_id) > (${page.after[0]}::date, ${page.after[1]})`
-      : sql`and (f.start_date, f.fixture_id) < (${page.after[0]}::date, ${page.after[1]})`
+    ? asc
+      ? sql`and (${startDate}, ${fixtureId}) > (${page.after[0]}::date, ${page.after[1]})`
+      : sql`and (${startDate}, ${fixtureId}) < (${page.after[0]}::date, ${page.after[1]})`
     : sql``;
-  const order =
-    page.direction === "asc" ? sql`f.start_date asc, f.fixture_id asc` : sql`f.start_date desc, f.fixture_id desc`;
+  const order = asc ? sql`${startDate} asc, ${fixtureId} asc` : sql`${startDate} desc, ${fixtureId} desc`;
   return { after, order };
 };
 
@@ -125,26 +127,36 @@ export async function listFixtures(sql: Sql, q: FixtureFilters, page: Page<Fixtu
   );
 }
 
-/** Fixtures a participant was named in a squad for, or appears in a delivery of. */
+/**
+ * Fixtures a participant was named in a squad for, or appears in a delivery of. The page is
+ * chosen first, from the squads in date order (an index that holds each member's start date)
+ * and the few fixtures the participant appears in without being named; only its fixtures are
+ * then read in full. Finding those unnamed appearances reads each of the participant's
+ * fixture ids once, not the fixtures.
+ */
 export async function listParticipantFixtures(sql: Sql, participantId: string, page: Page<FixtureKey>) {
   const { after, order } = keyset(sql, page);
-  const rows = await sql<(FixtureRow & { squad_competitor_id: string | null; in_squad: boolean; appeared: boolean })[]>`
-    select ${columns(sql)}, pf.squad_competitor_id, pf.in_squad, pf.appeared
-    from fixture f
-    join (
-      select fixture_id, max(competitor_id) as squad_competitor_id, bool_or(in_squad) as in_squad,
-             bool_or(appeared) as appeared
-      from (
-        select fixture_id, competitor_id, true as in_squad, false as appeared
-        from squad_member where participant_id = ${participantId}
-        union all
-        select fixture_id, null, false, true from appearance where participant_id = ${participantId}
-      ) x
-      group by fixture_id
-    ) pf on pf.fixture_id = f.fixture_id
-    ${joins(sql)}
+  const squads = keyset(sql, page, "s");
+  const chosen = keyset(sql, page, "p");
+  const named = sql`
+    select s.fixture_id, s.start_date, max(s.competitor_id) as squad_competitor_id, true as in_squad
+    from squad_member s where s.participant_id = ${participantId} ${squads.after}
+    group by s.start_date, s.fixture_id order by ${squads.order} limit ${page.take}`;
+  const unnamed = sql`
+    select f.fixture_id, f.start_date, null as squad_competitor_id, false as in_squad
+    from (select fixture_id from appearance where participant_id = ${participantId}
+          except select fixture_id from squad_member where participant_id = ${participantId}) o
+    join fixture f on f.fixture_id = o.fixture_id
     where true ${after}
     order by ${order} limit ${page.take}`;
+  const rows = await sql<(FixtureRow & { squad_competitor_id: string | null; in_squad: boolean; appeared: boolean })[]>`
+    select ${columns(sql)}, pf.squad_competitor_id, pf.in_squad,
+           exists (select 1 from appearance a where a.participant_id = ${participantId}
+                   and a.fixture_id = f.fixture_id) as appeared
+    from (select * from ((${named}) union all (${unnamed})) p order by ${chosen.order} limit ${page.take}) pf
+    join fixture f on f.fixture_id = pf.fixture_id
+    ${joins(sql)}
+    order by ${order}`;
   return rows.map((row): Keyed<ParticipantFixture, FixtureKey> => {
     const fixture = fixtureOf(row);
     const squad = row.squad_competitor_id;
