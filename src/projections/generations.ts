@@ -162,41 +162,13 @@ async function pointViews(tx: Tx, projector: Projector, schemaName: string) {
 }
 
 /**
- * Rebuilds the indexes of the generation's tables, then refreshes the planner's statistics of
- * every table.
- *
- * Rows arrive in the order of the log, not of their keys (a fixture's deliveries among other
- * fixtures', ids at random), so a b-tree splits its pages in two where the keys land and
- * keeps them about two thirds full; rebuilt, the full IPL's indexes take 30 MB less (the
- * deliveries' occurrence index 41 → 24 MB). Concurrently, so that reads and writes go on
- * meanwhile, by one process at a time (a lock of the session); a rebuild that failed leaves
- * an invalid copy of its index, dropped here before the next.
- *
- * Autovacuum analyses a table on Postgres a minute or more after it grows; the embedded
- * database has no autovacuum at all, so without this its plans would rest forever on the
- * estimates of empty tables.
+ * Refreshes the planner's statistics of every table in the generation's schema. Autovacuum
+ * does this on Postgres a minute or more after a table grows; the embedded database has no
+ * autovacuum at all, so without this its plans would rest forever on the estimates of
+ * empty tables.
  */
-export async function maintainGeneration(sql: Sql, generation: Generation): Promise<void> {
-  const session = await sql.reserve();
-  const lock = `maintain:${generation.schemaName}`;
-  try {
-    const [row] = await session<{ locked: boolean }[]>`select pg_try_advisory_lock(hashtext(${lock})) as locked`;
-    if (!row?.locked) return;
-    try {
-      const leftovers = await session<{ name: string }[]>`
-        select format('%I.%I', n.nspname, c.relname) as name
-        from pg_index i join pg_class c on c.oid = i.indexrelid join pg_namespace n on n.oid = c.relnamespace
-        where n.nspname = ${generation.schemaName} and not i.indisvalid`;
-      for (const { name } of leftovers) await session.unsafe(`drop index ${name}`);
-      const tables = await session<{ name: string }[]>`
-        select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname = ${generation.schemaName}`;
-      if (tables.length === 0) return;
-      await session`reindex schema concurrently ${session(generation.schemaName)}`;
-      await session.unsafe(`analyze ${tables.map((t) => t.name).join(", ")}`);
-    } finally {
-      await session`select pg_advisory_unlock(hashtext(${lock}))`;
-    }
-  } finally {
-    session.release();
-  }
+export async function analyseGeneration(sql: Sql, generation: Generation): Promise<void> {
+  const tables = await sql<{ name: string }[]>`
+    select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname = ${generation.schemaName}`;
+  if (tables.length > 0) await sql.unsafe(`analyze ${tables.map((t) => t.name).join(", ")}`);
 }

@@ -4,10 +4,10 @@ import { comparePositions, type EventStore, type Position, type RecordedEvent } 
 import {
   activate,
   advanceCheckpoint,
+  analyseGeneration,
   createGeneration,
   findGeneration,
   type Generation,
-  maintainGeneration,
   recordError,
 } from "./generations.js";
 import type { Projector } from "./projector.js";
@@ -36,14 +36,13 @@ export type RunnerOptions = {
   idlePollMs?: number;
   onError?: (projector: string, error: unknown) => void;
   /**
-   * Events a projector must have handled in this process before it rebuilds the indexes of
-   * its tables and analyses them (`maintainGeneration`), which it does when it reaches the
-   * head of the log (10,000 unless set); each later time waits for as many events again as
-   * all the earlier ones together, so the tables have doubled. A catch-up from the start of
-   * the log does it once, at its end: on the embedded database it reads each table through
-   * one backend every other client waits for.
+   * Events a projector must have handled in this process before it analyses its tables,
+   * which it does when it reaches the head of the log (10,000 unless set); each later
+   * analysis waits for as many events again as all the earlier ones together. A catch-up
+   * from the start of the log analyses once, at its end: on the embedded database an
+   * analysis reads much of each table through one backend every other client waits for.
    */
-  maintainAfter?: number;
+  analyseAfter?: number;
   /**
    * How long a catch-up following another runner's checkpoint (see `follow`) waits for it
    * to move before stepping itself: 5 s unless set.
@@ -66,7 +65,7 @@ export class ProjectionRunner {
   /** Where each projector's active generation stands, as this runner last applied or read it. */
   private readonly reached = new Map<string, Position>();
   private readonly tail: SharedTail;
-  /** Per projector: events handled since its tables were last maintained, and how many before that. */
+  /** Per projector: events handled since its tables were last analysed, and how many before that. */
   private readonly growth = new Map<string, { since: number; before: number }>();
 
   constructor(
@@ -292,7 +291,7 @@ export class ProjectionRunner {
     const events = await this.tail.readAll(generation.checkpoint, this.batchOf(projector));
     const last = events.at(-1);
     if (!last) {
-      await this.maintainWhenGrown(projector, generation, 0, true);
+      await this.analyseWhenGrown(projector, generation, 0, true);
       return { generation, applied: 0 };
     }
     const handled = projector.types ? events.filter((e) => projector.types?.has(e.type)) : events;
@@ -317,7 +316,7 @@ export class ProjectionRunner {
       throw error;
     }
     if (generation.state === "active") this.noteReached(projector.name, last.position);
-    await this.maintainWhenGrown(projector, generation, handled.length, events.length < this.batchOf(projector));
+    await this.analyseWhenGrown(projector, generation, handled.length, events.length < this.batchOf(projector));
     const changed = handled.length > 0 && generation.state === "active";
     this.progress.emit("progress", { projector: projector.name, changed, ...(changed ? { stamp } : {}) });
     return { generation: { ...generation, checkpoint: last.position }, applied: events.length };
@@ -338,18 +337,18 @@ export class ProjectionRunner {
 
   /**
    * Counts the events a batch handled and, once the projector is caught up (`atHead`) with
-   * as many handled since the last time as before it (at least `maintainAfter`), reindexes
-   * and analyses the generation's tables. A failure (the generation retired meanwhile) is
+   * as many handled since the last analysis as before it (at least `analyseAfter`), analyses
+   * the generation's tables. A failed analysis (the generation retired meanwhile) is
    * reported and changes nothing.
    */
-  private async maintainWhenGrown(projector: Projector, generation: Generation, handled: number, atHead: boolean) {
+  private async analyseWhenGrown(projector: Projector, generation: Generation, handled: number, atHead: boolean) {
     const growth = this.growth.get(projector.name) ?? { since: 0, before: 0 };
     growth.since += handled;
     this.growth.set(projector.name, growth);
-    if (!atHead || growth.since < Math.max(this.options.maintainAfter ?? 10_000, growth.before)) return;
+    if (!atHead || growth.since < Math.max(this.options.analyseAfter ?? 10_000, growth.before)) return;
     growth.before += growth.since;
     growth.since = 0;
-    await maintainGeneration(this.sql, generation).catch((error: unknown) =>
+    await analyseGeneration(this.sql, generation).catch((error: unknown) =>
       this.options.onError?.(projector.name, error),
     );
   }
