@@ -11,7 +11,8 @@ import type { EventStore } from "../event-store/port.js";
 import type { Identity } from "../identity/open.js";
 import { memoryWindowCounter } from "../limits/memory.js";
 import type { WindowCounter } from "../limits/window-counter.js";
-import { rebuildUnderWay } from "../projections/generations.js";
+import { readModelsBehind } from "../projections/generations.js";
+import { projectors } from "../projections/registry.js";
 import type { ProjectionRunner } from "../projections/runner.js";
 import type { ReadModelWatch } from "../projections/watch.js";
 import type { QuestionLimits } from "../questions/limits.js";
@@ -216,15 +217,15 @@ const onError =
 const OUT_OF_STEP = new Set(["42703", "42P01"]);
 
 /**
- * Whether a query failed for naming a column or table the read models do not have while a
- * generation is being built: after an upgrade, the new version's reads can reach the old
- * generation's tables until its rebuild switches them (docs/projections.md). Outside a
- * rebuild the same error is a fault, answered 500.
+ * Whether a query failed for naming a column or table the read models do not have because
+ * they are of an older version than this code: after an upgrade, the new version's reads
+ * reach the old generation's tables until the rebuild for the new one switches them
+ * (docs/projections.md). At any other time the same error is a fault, answered 500.
  */
 async function readModelBehind(sql: Sql | undefined, error: Error): Promise<boolean> {
   const code = (error as { code?: unknown }).code;
   if (!sql || typeof code !== "string" || !OUT_OF_STEP.has(code)) return false;
-  return rebuildUnderWay(sql).catch(() => false);
+  return readModelsBehind(sql, projectors).catch(() => false);
 }
 
 /** Whether the client dropped the connection before its request had fully arrived. */

@@ -13,10 +13,11 @@ import { dataWithStream, json, lastByKey, streamEntityId } from "./rows.js";
  * Fixtures as scheduled, with their toss, outcome and source revision, and the squads the
  * competitors named. Innings and deliveries are the `deliveries` read model.
  *
- * A squad member keeps its fixture's start date (moved with the fixture when it is
+ * A squad member keeps its fixture's start date (moved with the fixture, should it be
  * scheduled again): a page of a participant's fixtures is then the next entries of one
- * index, however long the career (version 2; version 1 gathered the whole career and
- * sorted it for every page).
+ * index (version 2; version 1 read and sorted every fixture of the career for every page).
+ * Every command appends a fixture's FixtureScheduled before its SquadNamed, in its stream:
+ * a member whose fixture had no row would have no start date, refused by the table.
  */
 const ddl = `
   create table fixture (

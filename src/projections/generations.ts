@@ -51,13 +51,14 @@ export async function listGenerations(sql: Sql | Tx, projector?: string): Promis
 }
 
 /**
- * Whether a generation is being built: a rebuild, or a version bump whose new tables are not
- * yet the ones readers see (see `readModelBehind` in src/http/app.ts).
+ * Whether any read model's active generation is of an older version than `projectors` (this
+ * process's code): after an upgrade, until the rebuild for the new version switches in.
  */
-export async function rebuildUnderWay(sql: Sql): Promise<boolean> {
-  const [row] = await sql<{ building: boolean }[]>`
-    select exists (select 1 from projector_generations where state = 'building') as building`;
-  return row?.building ?? false;
+export async function readModelsBehind(sql: Sql, projectors: readonly Projector[]): Promise<boolean> {
+  const active = await sql<{ projector: string; version: number }[]>`
+    select projector, version from projector_generations where state = 'active'`;
+  const versions = new Map(projectors.map((p) => [p.name, p.version]));
+  return active.some((g) => g.version < (versions.get(g.projector) ?? 0));
 }
 
 export async function findGeneration(sql: Sql | Tx, projector: string, state: "active" | "building") {

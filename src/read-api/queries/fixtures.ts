@@ -130,14 +130,13 @@ export async function listFixtures(sql: Sql, q: FixtureFilters, page: Page<Fixtu
 /**
  * Fixtures a participant was named in a squad for, or appears in a delivery of. The page is
  * chosen first, from the squads in date order (an index that holds each member's start date)
- * and the few fixtures the participant appears in without being named; only its fixtures are
- * then read in full. Finding those unnamed appearances reads each of the participant's
- * fixture ids once, not the fixtures.
+ * and the few fixtures the participant appears in without being named (found from the ids
+ * of all their fixtures, index entries only); only the page's fixtures are read in full.
  */
 export async function listParticipantFixtures(sql: Sql, participantId: string, page: Page<FixtureKey>) {
   const { after, order } = keyset(sql, page);
   const squads = keyset(sql, page, "s");
-  const chosen = keyset(sql, page, "p");
+  const chosen = keyset(sql, page, "p").order;
   const named = sql`
     select s.fixture_id, s.start_date, max(s.competitor_id) as squad_competitor_id, true as in_squad
     from squad_member s where s.participant_id = ${participantId} ${squads.after}
@@ -153,7 +152,7 @@ export async function listParticipantFixtures(sql: Sql, participantId: string, p
     select ${columns(sql)}, pf.squad_competitor_id, pf.in_squad,
            exists (select 1 from appearance a where a.participant_id = ${participantId}
                    and a.fixture_id = f.fixture_id) as appeared
-    from (select * from ((${named}) union all (${unnamed})) p order by ${chosen.order} limit ${page.take}) pf
+    from (select * from ((${named}) union all (${unnamed})) p order by ${chosen} limit ${page.take}) pf
     join fixture f on f.fixture_id = pf.fixture_id
     ${joins(sql)}
     order by ${order}`;
