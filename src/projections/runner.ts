@@ -36,11 +36,11 @@ export type RunnerOptions = {
   idlePollMs?: number;
   onError?: (projector: string, error: unknown) => void;
   /**
-   * Events a projector must have handled in this process before it analyses its tables,
-   * which it does when it reaches the head of the log (10,000 unless set); each later
-   * analysis waits for as many events again as all the earlier ones together. A catch-up
-   * from the start of the log analyses once, at its end: on the embedded database an
-   * analysis reads much of each table through one backend every other client waits for.
+   * Events a projector must have handled in this process before it vacuums and analyses
+   * its tables (`analyseGeneration`), which it does when it reaches the head of the log
+   * (10,000 unless set); each later time waits for as many events again as all the earlier
+   * ones together. A catch-up from the start of the log does it once, at its end: on the
+   * embedded database it reads each table through one backend every other client waits for.
    */
   analyseAfter?: number;
   /**
