@@ -168,11 +168,13 @@ async function pointViews(tx: Tx, projector: Projector, schemaName: string) {
  * is off on some servers, this machine's among them); the embedded database has none, so
  * without this its plans would rest forever on the estimates of empty tables. The vacuum
  * marks the pages every reader sees whole, without which an index-only scan reads the table
- * anyway (a participant's fixtures: 1.25× the requests a second once vacuumed), and makes
- * the room of rows replaced by updates (innings totals, aggregates) reusable.
+ * for each row it finds, and makes the room of rows replaced by updates (innings totals,
+ * aggregates) reusable. A table at a time, each within the statement bound, with other
+ * clients' turns between them on the embedded database; one another process is vacuuming,
+ * or a switch is dropping, is skipped.
  */
 export async function analyseGeneration(sql: Sql, generation: Generation): Promise<void> {
   const tables = await sql<{ name: string }[]>`
     select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname = ${generation.schemaName}`;
-  if (tables.length > 0) await sql.unsafe(`vacuum (analyze) ${tables.map((t) => t.name).join(", ")}`);
+  for (const { name } of tables) await sql.unsafe(`vacuum (analyze, skip_locked) ${name}`);
 }

@@ -36,7 +36,7 @@ export type RunnerOptions = {
   idlePollMs?: number;
   onError?: (projector: string, error: unknown) => void;
   /**
-   * Events a projector must have handled in this process before it vacuums and analyses
+   * Events of the log a projector must have passed in this process before it vacuums and analyses
    * its tables (`analyseGeneration`), which it does when it reaches the head of the log
    * (10,000 unless set); each later time waits for as many events again as all the earlier
    * ones together. A catch-up from the start of the log does it once, at its end: on the
@@ -65,7 +65,7 @@ export class ProjectionRunner {
   /** Where each projector's active generation stands, as this runner last applied or read it. */
   private readonly reached = new Map<string, Position>();
   private readonly tail: SharedTail;
-  /** Per projector: events handled since its tables were last analysed, and how many before that. */
+  /** Per projector: events of the log passed since its tables were last vacuumed, and how many before that. */
   private readonly growth = new Map<string, { since: number; before: number }>();
 
   constructor(
@@ -316,7 +316,7 @@ export class ProjectionRunner {
       throw error;
     }
     if (generation.state === "active") this.noteReached(projector.name, last.position);
-    await this.analyseWhenGrown(projector, generation, handled.length, events.length < this.batchOf(projector));
+    await this.analyseWhenGrown(projector, generation, events.length, events.length < this.batchOf(projector));
     const changed = handled.length > 0 && generation.state === "active";
     this.progress.emit("progress", { projector: projector.name, changed, ...(changed ? { stamp } : {}) });
     return { generation: { ...generation, checkpoint: last.position }, applied: events.length };
@@ -336,21 +336,25 @@ export class ProjectionRunner {
   }
 
   /**
-   * Counts the events a batch handled and, once the projector is caught up (`atHead`) with
-   * as many handled since the last analysis as before it (at least `analyseAfter`), analyses
-   * the generation's tables. A failed analysis (the generation retired meanwhile) is
-   * reported and changes nothing.
+   * Counts the events of the log a batch passed (handled or not: a fixture's three events
+   * write two dozen squad rows) and, once the projector is caught up (`atHead`) with as many
+   * passed since the last time as before it (at least `analyseAfter`), vacuums and analyses
+   * the generation's tables. A failure (the generation retired meanwhile) is reported and
+   * leaves the count as it was, so the next time at the head tries again.
    */
-  private async analyseWhenGrown(projector: Projector, generation: Generation, handled: number, atHead: boolean) {
+  private async analyseWhenGrown(projector: Projector, generation: Generation, passed: number, atHead: boolean) {
     const growth = this.growth.get(projector.name) ?? { since: 0, before: 0 };
-    growth.since += handled;
+    growth.since += passed;
     this.growth.set(projector.name, growth);
     if (!atHead || growth.since < Math.max(this.options.analyseAfter ?? 10_000, growth.before)) return;
-    growth.before += growth.since;
+    const { since, before } = growth;
+    growth.before += since;
     growth.since = 0;
-    await analyseGeneration(this.sql, generation).catch((error: unknown) =>
-      this.options.onError?.(projector.name, error),
-    );
+    await analyseGeneration(this.sql, generation).catch((error: unknown) => {
+      growth.since += since;
+      growth.before = before;
+      this.options.onError?.(projector.name, error);
+    });
   }
 
   private batchOf(projector: Projector): number {
