@@ -173,7 +173,7 @@ async function pointViews(tx: Tx, projector: Projector, schemaName: string) {
  * clients' turns between them on the embedded database; one another process is vacuuming,
  * or a switch is dropping, is skipped.
  */
-export async function analyseGeneration(sql: Sql, generation: Generation): Promise<void> {
+export async function vacuumGeneration(sql: Sql, generation: Generation): Promise<void> {
   const tables = await sql<{ name: string }[]>`
     select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname = ${generation.schemaName}`;
   for (const { name } of tables) await sql.unsafe(`vacuum (analyze, skip_locked) ${name}`);

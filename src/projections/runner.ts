@@ -4,11 +4,11 @@ import { comparePositions, type EventStore, type Position, type RecordedEvent } 
 import {
   activate,
   advanceCheckpoint,
-  analyseGeneration,
   createGeneration,
   findGeneration,
   type Generation,
   recordError,
+  vacuumGeneration,
 } from "./generations.js";
 import type { Projector } from "./projector.js";
 import { SharedTail } from "./tail.js";
@@ -37,12 +37,12 @@ export type RunnerOptions = {
   onError?: (projector: string, error: unknown) => void;
   /**
    * Events of the log a projector must have passed in this process before it vacuums and analyses
-   * its tables (`analyseGeneration`), which it does when it reaches the head of the log
+   * its tables (`vacuumGeneration`), which it does when it reaches the head of the log
    * (10,000 unless set); each later time waits for as many events again as all the earlier
    * ones together. A catch-up from the start of the log does it once, at its end: on the
    * embedded database it reads each table through one backend every other client waits for.
    */
-  analyseAfter?: number;
+  vacuumAfter?: number;
   /**
    * How long a catch-up following another runner's checkpoint (see `follow`) waits for it
    * to move before stepping itself: 5 s unless set.
@@ -291,7 +291,7 @@ export class ProjectionRunner {
     const events = await this.tail.readAll(generation.checkpoint, this.batchOf(projector));
     const last = events.at(-1);
     if (!last) {
-      await this.analyseWhenGrown(projector, generation, 0, true);
+      await this.vacuumWhenGrown(projector, generation, 0, true);
       return { generation, applied: 0 };
     }
     const handled = projector.types ? events.filter((e) => projector.types?.has(e.type)) : events;
@@ -316,7 +316,7 @@ export class ProjectionRunner {
       throw error;
     }
     if (generation.state === "active") this.noteReached(projector.name, last.position);
-    await this.analyseWhenGrown(projector, generation, events.length, events.length < this.batchOf(projector));
+    await this.vacuumWhenGrown(projector, generation, events.length, events.length < this.batchOf(projector));
     const changed = handled.length > 0 && generation.state === "active";
     this.progress.emit("progress", { projector: projector.name, changed, ...(changed ? { stamp } : {}) });
     return { generation: { ...generation, checkpoint: last.position }, applied: events.length };
@@ -338,19 +338,19 @@ export class ProjectionRunner {
   /**
    * Counts the events of the log a batch passed (handled or not: a fixture's three events
    * write two dozen squad rows) and, once the projector is caught up (`atHead`) with as many
-   * passed since the last time as before it (at least `analyseAfter`), vacuums and analyses
+   * passed since the last time as before it (at least `vacuumAfter`), vacuums and analyses
    * the generation's tables. A failure (the generation retired meanwhile) is reported and
    * leaves the count as it was, so the next time at the head tries again.
    */
-  private async analyseWhenGrown(projector: Projector, generation: Generation, passed: number, atHead: boolean) {
+  private async vacuumWhenGrown(projector: Projector, generation: Generation, passed: number, atHead: boolean) {
     const growth = this.growth.get(projector.name) ?? { since: 0, before: 0 };
     growth.since += passed;
     this.growth.set(projector.name, growth);
-    if (!atHead || growth.since < Math.max(this.options.analyseAfter ?? 10_000, growth.before)) return;
+    if (!atHead || growth.since < Math.max(this.options.vacuumAfter ?? 10_000, growth.before)) return;
     const { since, before } = growth;
     growth.before += since;
     growth.since = 0;
-    await analyseGeneration(this.sql, generation).catch((error: unknown) => {
+    await vacuumGeneration(this.sql, generation).catch((error: unknown) => {
       growth.since += since;
       growth.before = before;
       this.options.onError?.(projector.name, error);

@@ -223,7 +223,7 @@ for (const backend of backends()) {
         Array.from({ length: 60 }, () => anEvent()),
         "no_stream",
       );
-      await runner([countingProjector()], { batchSize: 50, analyseAfter: 50 }).catchUp();
+      await runner([countingProjector()], { batchSize: 50, vacuumAfter: 50 }).catchUp();
       // Three rows, and their one page marked seen whole by every reader (the vacuum's work).
       expect(await estimate()).toEqual({ reltuples: 3, relallvisible: 1 });
     });
