@@ -69,16 +69,22 @@ const ddl = `
     submission_id text not null,
     position integer not null
   );
-  -- which fixture holds a delivery's revisions
-  create table history_delivery (event_id uuid primary key, fixture_id text not null);
   -- every revision of every delivery of a fixture, {eventId: [revision, ...]}, each revision
   -- with the columns of delivery_revision below. One value a fixture is
   -- compressed (TOAST): a row a revision, stored as is, was about four times the size.
-  create table history_revisions (fixture_id text primary key, revisions jsonb not null);
+  create table history_revisions (
+    fixture_id text primary key,
+    -- the fixture's number in history_delivery, a quarter of a million rows where its
+    -- 36-character id took 10 MB of the IPL's
+    fixture_key integer generated always as identity unique,
+    revisions jsonb not null
+  );
+  -- which fixture holds a delivery's revisions
+  create table history_delivery (event_id uuid primary key, fixture_key integer not null);
   create view delivery_revision as
     select d.event_id, r.revision,
       -- the DeliveryRecorded or DeliveryCorrected that holds this revision
-      r.revision_event_id, d.fixture_id, r.sequence_number, r.actor,
+      r.revision_event_id, h.fixture_id, r.sequence_number, r.actor,
       -- verbatim from the event's metadata: the history answers it as recorded
       r.occurred_at,
       -- null for revision 1
@@ -92,7 +98,7 @@ const ddl = `
       -- where this revision came from (StoredSource); null when the log names no source
       r.source
     from history_delivery d
-    join history_revisions h on h.fixture_id = d.fixture_id
+    join history_revisions h on h.fixture_key = d.fixture_key
     cross join lateral jsonb_to_recordset(h.revisions -> d.event_id::text) as r(${REVISION_FIELDS});
   create table submission_record (
     submission_id text primary key,
@@ -175,8 +181,8 @@ export const deliveryHistory = defineProjector({
   name: "delivery_history",
   // 2: each revision's source, the fixtures' Cricsheet sources and the submission records.
   // 3: batch publications as a source. 4: a fixture's revisions kept as one value. 5: without
-  // their event and fixture ids, which the value's keys hold.
-  version: 5,
+  // their event and fixture ids, which the value's keys hold. 6: a delivery's fixture by number.
+  version: 6,
   description:
     "Every revision of every delivery: who recorded or corrected it, when, why, from what source (a Cricsheet file, a submission, a batch item and its approval, a correction), and what it refreshed; every direct submission.",
   batchSize: 5000,
@@ -300,11 +306,14 @@ export const deliveryHistory = defineProjector({
               (meta.actor === CRICSHEET_IMPORT_ACTOR ? (sources.get(meta.fixture_id) ?? null) : null)),
         };
       });
+      await addRevisions(tx, rows);
       const located = rows.map(({ event_id, fixture_id }) => ({ event_id, fixture_id }));
       await tx`
-        insert into history_delivery select * from jsonb_to_recordset(${json(tx, located)}) as r(event_id uuid, fixture_id text)
+        insert into history_delivery
+        select r.event_id, h.fixture_key
+        from jsonb_to_recordset(${json(tx, located)}) as r(event_id uuid, fixture_id text)
+          join history_revisions h on h.fixture_id = r.fixture_id
         on conflict (event_id) do nothing`;
-      await addRevisions(tx, rows);
     },
     [DeliveryCorrected.type]: async (tx, events) => {
       const run = events.map((e) => ({ ...origin(e), data: { ...e.data, eventId: deliveryKey(e.data.eventId) } }));
@@ -364,7 +373,7 @@ function addRevisions(tx: Tx, rows: readonly Revision[]) {
     (mine) => mine.map(({ event_id, fixture_id, ...kept }) => kept),
   );
   return tx`
-    insert into history_revisions as h
+    insert into history_revisions as h (fixture_id, revisions)
     select * from jsonb_to_recordset(${json(tx, byFixture)}) as r(fixture_id text, value jsonb)
     on conflict (fixture_id) do update set revisions = h.revisions || (
       select coalesce(jsonb_object_agg(added.key, kept.revisions || (

@@ -10,7 +10,8 @@ export type LineRow = {
   competition_id: string;
   season_id: string;
   balls_per_over: number;
-  line: PlayerInningsLine;
+  /** Without the participant and innings ids the row holds. */
+  line: Omit<PlayerInningsLine, "participantId" | "inningsId">;
 };
 /** A fixture a player was named in. */
 export type FixtureRow = { participant_id: string; fixture_id: string; competition_id: string; season_id: string };

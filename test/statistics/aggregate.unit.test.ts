@@ -9,7 +9,7 @@ import { fixtureOf } from "../support/scorecards.js";
 const season = Array.from({ length: 60 }, (_, i) => `ipl/${980901 + 2 * i}.json`);
 
 function seasonLines() {
-  const lines: ScopedLine[] = [];
+  const lines: (ScopedLine & { participantId: string })[] = [];
   const named = new Map<string, Set<string>>();
   for (const file of season) {
     const { fixture } = fixtureOf(file);

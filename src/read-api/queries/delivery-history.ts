@@ -101,17 +101,17 @@ export type RevisionRow = {
 export const revisionRows = (sql: Sql, eventIds: readonly string[]) =>
   sql<RevisionRow[]>`
     with wanted as materialized (
-      select event_id::text as event_id, fixture_id from history_delivery where event_id = any(${eventIds}::uuid[])
+      select event_id::text as event_id, fixture_key from history_delivery where event_id = any(${eventIds}::uuid[])
     ), unpacked as materialized (
-      select h.fixture_id, e.key as event_id, e.value as revisions
+      select h.fixture_key, h.fixture_id, e.key as event_id, e.value as revisions
       from history_revisions h cross join lateral jsonb_each(h.revisions) e
-      where h.fixture_id in (select fixture_id from wanted)
+      where h.fixture_key in (select fixture_key from wanted)
     )
-    select w.event_id, r.revision, r.revision_event_id::text, w.fixture_id, r.sequence_number, r.actor,
+    select w.event_id, r.revision, r.revision_event_id::text, u.fixture_id, r.sequence_number, r.actor,
            a.display_name as actor_name, v.display_name as reviewer_name, r.occurred_at, r.reason, r.state,
            r.submission_id, r.position, r.refreshed_scopes, r.source
     from wanted w
-      join unpacked u on u.fixture_id = w.fixture_id and u.event_id = w.event_id
+      join unpacked u on u.fixture_key = w.fixture_key and u.event_id = w.event_id
       cross join lateral jsonb_to_recordset(u.revisions) as r(${sql.unsafe(REVISION_FIELDS)})
       left join account a on a.account_id = r.actor
       left join account v on v.account_id = r.source->'review'->>'reviewerAccountId'
