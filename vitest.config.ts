@@ -2,7 +2,6 @@ import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 const shared = {
-  globalSetup: ["test/support/global-setup.ts"],
   testTimeout: 30_000,
   hookTimeout: 60_000,
   pool: "forks" as const,
@@ -34,11 +33,11 @@ const TIMED_SINGLE_DATABASE = [
   "test/submission-api/submission-limits.e2e.test.ts",
   "test/resilience/database-outage.e2e.test.ts",
   "test/weather-api/weather.e2e.test.ts",
-  "test/cli/server.e2e.test.ts",
-  "test/cli/cli.e2e.test.ts",
 ];
 const ALONE = [
   ...TIMED_SINGLE_DATABASE,
+  "test/cli/server.e2e.test.ts",
+  "test/cli/cli.e2e.test.ts",
   "test/db/embedded-thread.int.test.ts",
   "test/limits/redis.int.test.ts",
   "test/projections/runner.int.test.ts",
@@ -59,16 +58,20 @@ const ALONE = [
  * A file per core, and two on a machine of two or fewer: most of a file's time is spent
  * waiting on a database, a browser or a process. Vitest's default (one fewer than the cores)
  * ran the suite file after file on CI's 2-core machine (1,393 s, against 925 s with two).
+ * Projects of one group run together; the groups one after another.
  */
-const IN_PARALLEL = Math.max(2, availableParallelism());
+const inParallel = { maxWorkers: Math.max(2, availableParallelism()), sequence: { groupOrder: 0 } };
+const alone = (groupOrder: number) => ({ maxWorkers: 1, sequence: { groupOrder } });
 
-/** The main run, with a real Postgres where given, then, with one, the embedded run. */
-const main = { ...shared, include: ["test/**/*.test.ts"] };
-// With a real Postgres given (CI), the single-database suites run again on embedded PGlite,
-// so the HTTP surface is proven on both stores the service runs on. The CLI suites need no
-// second run: they always start embedded processes. Nor does the fuzz, whose 10,000 requests
-// a run take minutes: it runs on PGlite wherever no Postgres is given, and FUZZ_SEED repeats
-// a Postgres run's requests there (docs/http.md).
+/** Every suite, on a real Postgres where one is given (test/support/global-setup.ts). */
+const main = { ...shared, globalSetup: ["test/support/global-setup.ts"], include: ["test/**/*.test.ts"] };
+/**
+ * With a real Postgres given (CI), the single-database suites run again on embedded PGlite
+ * (no setup provides them a server), so the HTTP surface is proven on both stores the
+ * service runs on. The CLI suites need no second run: they always start embedded processes.
+ * Nor does the fuzz, whose 10,000 requests a run take minutes: it runs on PGlite wherever no
+ * Postgres is given, and FUZZ_SEED repeats a Postgres run's requests there (docs/http.md).
+ */
 const embedded = {
   ...shared,
   include: SINGLE_DATABASE,
@@ -78,36 +81,19 @@ const embedded = {
 export default defineConfig({
   test: {
     projects: [
-      {
-        test: {
-          ...main,
-          name: "main",
-          exclude: ALONE,
-          maxWorkers: IN_PARALLEL,
-          sequence: { groupOrder: 0 },
-        },
-      },
-      { test: { ...main, name: "main (alone)", include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+      { test: { ...main, ...inParallel, name: "main", exclude: ALONE } },
+      { test: { ...main, ...alone(1), name: "main (alone)", include: ALONE } },
       ...(process.env.DATABASE_URL
         ? [
             {
               test: {
                 ...embedded,
+                ...inParallel,
                 name: "embedded",
                 exclude: [...embedded.exclude, ...TIMED_SINGLE_DATABASE],
-                maxWorkers: IN_PARALLEL,
-                sequence: { groupOrder: 0 },
               },
             },
-            {
-              test: {
-                ...embedded,
-                name: "embedded (alone)",
-                include: TIMED_SINGLE_DATABASE,
-                maxWorkers: 1,
-                sequence: { groupOrder: 2 },
-              },
-            },
+            { test: { ...embedded, ...alone(2), name: "embedded (alone)", include: TIMED_SINGLE_DATABASE } },
           ]
         : []),
     ],

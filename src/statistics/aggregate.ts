@@ -1,14 +1,8 @@
-import type { PlayerInningsLine } from "./player-lines.js";
+import type { KeptLine } from "./player-lines.js";
 import { oversNotation, rate } from "./rules.js";
 
-/**
- * A player's innings line with where it was played, for summing over a scope; without the
- * participant and innings ids, which the projector's player_line keeps beside it.
- */
-export type ScopedLine = Omit<PlayerInningsLine, "participantId" | "inningsId"> & {
-  fixtureId: string;
-  ballsPerOver: number;
-};
+/** A player's innings line with where it was played, for summing over a scope. */
+export type ScopedLine = KeptLine & { fixtureId: string; ballsPerOver: number };
 
 export type PlayerAggregate = {
   matches: number;

@@ -1,5 +1,5 @@
 import { aggregate, type PlayerAggregate, type ScopedLine } from "./aggregate.js";
-import type { PlayerInningsLine } from "./player-lines.js";
+import type { KeptLine } from "./player-lines.js";
 
 export type PlayerStatisticsScope = { type: "season" | "competition" | "career"; id: string };
 
@@ -10,8 +10,7 @@ export type LineRow = {
   competition_id: string;
   season_id: string;
   balls_per_over: number;
-  /** Without the participant and innings ids the row holds. */
-  line: Omit<PlayerInningsLine, "participantId" | "inningsId">;
+  line: KeptLine;
 };
 /** A fixture a player was named in. */
 export type FixtureRow = { participant_id: string; fixture_id: string; competition_id: string; season_id: string };

@@ -25,6 +25,9 @@ export type PlayerInningsLine = {
   runOuts: number;
 };
 
+/** A line without the participant and innings ids, which the projector's player_line keeps beside it. */
+export type KeptLine = Omit<PlayerInningsLine, "participantId" | "inningsId">;
+
 const empty = (participantId: string, inningsId: string): PlayerInningsLine => ({
   participantId,
   inningsId,

@@ -11,14 +11,9 @@ declare module "vitest" {
  * Picks the real Postgres server the suites use besides embedded PGlite: DATABASE_URL when
  * given (CI), else a testcontainers Postgres where a Docker engine answers, else none (the
  * Postgres variants are then reported as skipped and PGlite carries the suite). The
- * embedded projects get none, so their suites open PGlite.
+ * embedded projects run no setup (vitest.config.ts): given no server, their suites open PGlite.
  */
 export default async function setup(project: TestProject) {
-  // The second run of the single-database suites (vitest.config.ts) is the embedded one (and its files that run alone).
-  if (project.name.startsWith("embedded")) {
-    project.provide("postgresUrl", undefined);
-    return;
-  }
   if (process.env.DATABASE_URL) {
     project.provide("postgresUrl", process.env.DATABASE_URL);
     return;
