@@ -131,7 +131,9 @@ export async function listFixtures(sql: Sql, q: FixtureFilters, page: Page<Fixtu
  * Fixtures a participant was named in a squad for, or appears in a delivery of. The page is
  * chosen first, from the squads in date order (an index that holds each member's start date)
  * and the few fixtures the participant appears in without being named (found from the ids
- * of all their fixtures, index entries only); only the page's fixtures are read in full.
+ * of all their fixtures, index entries only, then each by key: ordered and cut on its own,
+ * that branch was planned as a walk of every fixture in date order); only the page's
+ * fixtures are read in full.
  */
 export async function listParticipantFixtures(sql: Sql, participantId: string, page: Page<FixtureKey>) {
   const { after, order } = keyset(sql, page);
@@ -143,11 +145,10 @@ export async function listParticipantFixtures(sql: Sql, participantId: string, p
     group by s.start_date, s.fixture_id order by ${squads.order} limit ${page.take}`;
   const unnamed = sql`
     select f.fixture_id, f.start_date, null as squad_competitor_id, false as in_squad
-    from (select fixture_id from appearance where participant_id = ${participantId}
-          except select fixture_id from squad_member where participant_id = ${participantId}) o
-    join fixture f on f.fixture_id = o.fixture_id
-    where true ${after}
-    order by ${order} limit ${page.take}`;
+    from fixture f
+    where f.fixture_id = any(array(
+            select fixture_id from appearance where participant_id = ${participantId}
+            except select fixture_id from squad_member where participant_id = ${participantId})) ${after}`;
   const rows = await sql<(FixtureRow & { squad_competitor_id: string | null; in_squad: boolean; appeared: boolean })[]>`
     select ${columns(sql)}, pf.squad_competitor_id, pf.in_squad,
            exists (select 1 from appearance a where a.participant_id = ${participantId}
