@@ -5,9 +5,8 @@ import {
   SquadNamed,
   TossRecorded,
 } from "../../streams/fixture.js";
-import type { RecordedEvent } from "../event-store/port.js";
 import { defineProjector } from "./projector.js";
-import { dataWithStream, json, lastByKey, streamEntityId } from "./rows.js";
+import { dataWithStream, json, lastByKey, perFixture } from "./rows.js";
 
 /**
  * Fixtures as scheduled, with their toss, outcome and source revision, and the squads the
@@ -62,12 +61,6 @@ const ddl = `
     include (competitor_id);`;
 
 /** One JSON value per fixture stream in the run: the last event of each wins. */
-const perFixture = <T>(events: readonly RecordedEvent[], data: (e: RecordedEvent) => T) =>
-  lastByKey(
-    events.map((e) => ({ fixture_id: streamEntityId(e.streamId), value: data(e) })),
-    (r) => r.fixture_id,
-  );
-
 export const fixtures = defineProjector({
   name: "fixtures",
   version: 2,

@@ -31,6 +31,13 @@ export function lastByKey<T>(items: readonly T[], key: (item: T) => string): T[]
   return [...byKey.values()];
 }
 
+/** `{fixture_id, value}` a fixture of the events' streams, its last event's `data` winning. */
+export const perFixture = <E extends Pick<RecordedEvent, "streamId">, T>(events: readonly E[], data: (e: E) => T) =>
+  lastByKey(
+    events.map((e) => ({ fixture_id: streamEntityId(e.streamId), value: data(e) })),
+    (r) => r.fixture_id,
+  );
+
 /**
  * A delivery's key in a fixture's value (the statistics' and the history's): its id as a
  * uuid's text, lower case, however an event spells it.

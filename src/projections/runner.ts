@@ -325,11 +325,14 @@ export class ProjectionRunner {
   /** Applies a batch's events and moves the checkpoint past them, in one transaction: exactly once. */
   private apply(projector: Projector, generation: Generation, to: Position, events: readonly RecordedEvent[]) {
     return this.sql.begin(async (tx) => {
-      const stamp = await advanceCheckpoint(tx, generation, generation.checkpoint, to, events.length);
+      // Sent together, one round trip. A batch of a rebuild may recompute a season's
+      // statistics: no statement bound.
+      const [stamp] = await Promise.all([
+        advanceCheckpoint(tx, generation, generation.checkpoint, to, events.length),
+        tx`select set_config('search_path', ${`${generation.schemaName}, public`}, true),
+                  set_config('statement_timeout', '0', true)`,
+      ]);
       if (stamp === undefined) return undefined;
-      // A batch of a rebuild may recompute a season's statistics: no statement bound.
-      await tx`select set_config('search_path', ${`${generation.schemaName}, public`}, true),
-                      set_config('statement_timeout', '0', true)`;
       await projector.apply(tx, events);
       return stamp;
     });

@@ -19,7 +19,7 @@ import {
 } from "../statistics/player-aggregates.js";
 import type { Delivery } from "../statistics/rules.js";
 import { defineProjector } from "./projector.js";
-import { fixtureValues, json, streamEntityId } from "./rows.js";
+import { fixtureValues, json, perFixture, streamEntityId } from "./rows.js";
 
 /**
  * Statistics derived from the current accepted delivery revisions: per-fixture scorecards,
@@ -156,12 +156,18 @@ export const statistics = defineProjector({
           as r(fixture_id text, competition_id text, season_id text, balls_per_over integer, competitors jsonb)
         on conflict (fixture_id) do nothing`;
     },
-    SquadNamed: async (tx, events) => {
-      for (const e of events) {
-        const { competitorId, participantIds } = e.data;
-        await tx`update stat_fixture set squads = squads || ${tx.json({ [competitorId]: participantIds })}
-                 where fixture_id = ${streamEntityId(e.streamId)}`;
+    SquadNamed: (tx, events) => {
+      // Each fixture's namings in log order: a side named again replaces its earlier squad.
+      const squads = new Map<string, Record<string, string[]>>();
+      for (const { streamId, data } of events) {
+        const fixtureId = streamEntityId(streamId);
+        squads.set(fixtureId, { ...squads.get(fixtureId), [data.competitorId]: data.participantIds });
       }
+      const rows = [...squads].map(([fixture_id, value]) => ({ fixture_id, value }));
+      return tx`
+        update stat_fixture s set squads = s.squads || r.value
+        from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, value jsonb)
+        where s.fixture_id = r.fixture_id`;
     },
     InningsOpened: (tx, events) => {
       const rows = events.map((e) => ({
@@ -199,10 +205,13 @@ export const statistics = defineProjector({
         from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, value jsonb)
         where s.fixture_id = r.fixture_id`;
     },
-    OutcomeRecorded: async (tx, events) => {
-      for (const e of events)
-        await tx`update stat_fixture set outcome = ${json(tx, e.data)} where fixture_id = ${streamEntityId(e.streamId)}`;
-    },
+    OutcomeRecorded: (tx, events) => tx`
+      update stat_fixture s set outcome = r.value
+      from jsonb_to_recordset(${json(
+        tx,
+        perFixture(events, (e) => e.data),
+      )}) as r(fixture_id text, value jsonb)
+      where s.fixture_id = r.fixture_id`,
   },
   settle: async (tx, events) => {
     // The last revision of each fixture stream in the batch (events come in log order).

@@ -20,7 +20,7 @@ export const streamVersions = defineProjector({
     );
     create index stream_version_category on stream_version (category, stream_id);`,
   onEvery: (tx, events) => {
-    // One row per stream: the last event of each stream in this run wins.
+    // One row per stream: the last event of each stream in the batch wins.
     const latest = new Map(events.map((e) => [e.streamId, e]));
     const rows = [...latest.values()].map((e) => ({
       stream_id: e.streamId,

@@ -5,6 +5,7 @@ import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
 import { ProjectionRunner } from "../../src/projections/runner.js";
 import { statistics } from "../../src/projections/statistics.js";
 import { DeliveryCorrected } from "../../streams/fixture.js";
+import { catalogue } from "../../streams/index.js";
 import { cricsheetFile } from "../support/cricsheet.js";
 import { openTestDatabase, type TestDatabase } from "../support/databases.js";
 import { replayWholeLog, snapshot } from "../support/read-models.js";
@@ -96,6 +97,41 @@ describe("statistics projection", () => {
     expect(kohli2015?.matches).toBe(1);
     expect((await aggregateOf(KOHLI, "career"))?.matches).toBe((career?.matches as number) + 1);
     expect((await tables(season2015)).map((t) => t.metric)).toContain("most_runs");
+  });
+
+  it("keeps a side's last naming and the last outcome of runs that name and decide a fixture again", async () => {
+    const fixtureId = cricsheetIds.fixture("980903");
+    const stream = `fixture-${fixtureId}`;
+    // stat_fixture is the projector's own table, not a read model: read in its generation's schema.
+    const [{ schema_name: schema } = { schema_name: "" }] = await db.sql<{ schema_name: string }[]>`
+      select schema_name from projector_generations where projector = 'statistics' and state = 'active'`;
+    const kept = () => db.sql<{ squads: Record<string, string[]>; outcome: { winnerId: string } }[]>`
+      select squads, outcome from ${db.sql(schema)}.stat_fixture where fixture_id = ${fixtureId}`;
+    const [before] = await kept();
+    const [home, away] = Object.keys(before?.squads ?? {}) as [string, string];
+    const squadOf = (side: string) => before?.squads[side] ?? [];
+    const again = (type: "SquadNamed" | "OutcomeRecorded", data: unknown) => ({
+      id: crypto.randomUUID(),
+      type,
+      data: catalogue.parse(type, data),
+      metadata: { actor: "test", occurredAt: new Date().toISOString(), schemaVersion: 1 },
+    });
+    const outcome = (winnerId: string) => ({ ...before?.outcome, winnerId, by: { runs: 1 } });
+    const events = await store.readStream(stream);
+    await store.append(
+      stream,
+      [
+        again("SquadNamed", { competitorId: home, participantIds: squadOf(home).slice(0, 5) }),
+        again("SquadNamed", { competitorId: home, participantIds: squadOf(home).slice(0, 3) }),
+        again("OutcomeRecorded", outcome(home)),
+        again("OutcomeRecorded", outcome(away)),
+      ],
+      events.length - 1,
+    );
+    await runner.catchUp();
+    const [after] = await kept();
+    expect(after?.squads).toEqual({ [home]: squadOf(home).slice(0, 3), [away]: squadOf(away) });
+    expect(after?.outcome).toEqual(outcome(away));
   });
 
   it("recomputes scorecards and aggregates when a delivery is corrected, and a replay changes nothing", async () => {
