@@ -131,9 +131,10 @@ export async function listFixtures(sql: Sql, q: FixtureFilters, page: Page<Fixtu
  * Fixtures a participant was named in a squad for, or appears in a delivery of. The page is
  * chosen first, from the squads in date order (an index that holds each member's start date)
  * and the few fixtures the participant appears in without being named (found from the ids
- * of all their fixtures, index entries only, then each by key: ordered and cut on its own,
- * that branch was planned as a walk of every fixture in date order); only the page's
- * fixtures are read in full.
+ * of all their fixtures, index entries only, then read by key; the outer query orders and
+ * cuts the page, since a branch ordered and cut here was planned as a walk of every fixture
+ * by date). Few: a substitute fielder's; every one after the cursor is read and sorted.
+ * Only the page's fixtures are read in full.
  */
 export async function listParticipantFixtures(sql: Sql, participantId: string, page: Page<FixtureKey>) {
   const { after, order } = keyset(sql, page);
