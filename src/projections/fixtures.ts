@@ -60,7 +60,6 @@ const ddl = `
   create index squad_member_by_participant on squad_member (participant_id, start_date, fixture_id)
     include (competitor_id);`;
 
-/** One JSON value per fixture stream in the run: the last event of each wins. */
 export const fixtures = defineProjector({
   name: "fixtures",
   version: 2,

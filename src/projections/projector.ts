@@ -8,8 +8,9 @@ type EventType = CatalogueEvent["type"];
 export type RecordedOf<Type extends EventType> = Recorded<Extract<CatalogueEvent, { type: Type }>>;
 
 /**
- * Applies a run of consecutive events of one type, in log order. Handlers get runs rather
- * than single events so they can write many rows in one statement during catch-up.
+ * Applies a run of consecutive events of one type in log order (an `onEvery` handler: the
+ * whole batch, of any types). Handlers get runs rather than single events so they can write
+ * many rows in one statement during catch-up.
  */
 export type EventHandler<Events extends RecordedEvent | RecordedOf<EventType> = RecordedEvent> = (
   tx: Tx,
@@ -44,7 +45,7 @@ export type Projector = {
   restMs?: number;
   /** Event types handled; undefined means every event. Others only advance the checkpoint. */
   types: ReadonlySet<string> | undefined;
-  /** Applies a batch: every run of same-type events goes to its handler in one call. */
+  /** Applies a batch: every run of same-type events goes to its handler in one call (`onEvery`: the batch). */
   apply(tx: Tx, events: readonly RecordedEvent[]): Promise<void>;
 };
 

@@ -325,8 +325,8 @@ export class ProjectionRunner {
   /** Applies a batch's events and moves the checkpoint past them, in one transaction: exactly once. */
   private apply(projector: Projector, generation: Generation, to: Position, events: readonly RecordedEvent[]) {
     return this.sql.begin(async (tx) => {
-      // Sent together, one round trip. A batch of a rebuild may recompute a season's
-      // statistics: no statement bound.
+      // Sent together: one round trip once the connection has prepared the update. A batch of
+      // a rebuild may recompute a season's statistics: no statement bound.
       const [stamp] = await Promise.all([
         advanceCheckpoint(tx, generation, generation.checkpoint, to, events.length),
         tx`select set_config('search_path', ${`${generation.schemaName}, public`}, true),
