@@ -205,13 +205,13 @@ export const statistics = defineProjector({
         from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, value jsonb)
         where s.fixture_id = r.fixture_id`;
     },
-    OutcomeRecorded: (tx, events) => tx`
-      update stat_fixture s set outcome = r.value
-      from jsonb_to_recordset(${json(
-        tx,
-        perFixture(events, (e) => e.data),
-      )}) as r(fixture_id text, value jsonb)
-      where s.fixture_id = r.fixture_id`,
+    OutcomeRecorded: (tx, events) => {
+      const rows = perFixture(events, (e) => e.data);
+      return tx`
+        update stat_fixture s set outcome = r.value
+        from jsonb_to_recordset(${json(tx, rows)}) as r(fixture_id text, value jsonb)
+        where s.fixture_id = r.fixture_id`;
+    },
   },
   settle: async (tx, events) => {
     // The last revision of each fixture stream in the batch (events come in log order).

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresEventStore } from "../../src/event-store/postgres.js";
 import { cricsheetIds } from "../../src/ingest/cricsheet/ids.js";
 import { importCricsheet } from "../../src/ingest/cricsheet/import.js";
+import { findGeneration } from "../../src/projections/generations.js";
 import { ProjectionRunner } from "../../src/projections/runner.js";
 import { statistics } from "../../src/projections/statistics.js";
 import { DeliveryCorrected } from "../../streams/fixture.js";
@@ -103,8 +104,7 @@ describe("statistics projection", () => {
     const fixtureId = cricsheetIds.fixture("980903");
     const stream = `fixture-${fixtureId}`;
     // stat_fixture is the projector's own table, not a read model: read in its generation's schema.
-    const [{ schema_name: schema } = { schema_name: "" }] = await db.sql<{ schema_name: string }[]>`
-      select schema_name from projector_generations where projector = 'statistics' and state = 'active'`;
+    const schema = (await findGeneration(db.sql, statistics.name, "active"))?.schemaName ?? "";
     const kept = () => db.sql<{ squads: Record<string, string[]>; outcome: { winnerId: string } }[]>`
       select squads, outcome from ${db.sql(schema)}.stat_fixture where fixture_id = ${fixtureId}`;
     const [before] = await kept();
@@ -114,7 +114,11 @@ describe("statistics projection", () => {
       id: crypto.randomUUID(),
       type,
       data: catalogue.parse(type, data),
-      metadata: { actor: "test", occurredAt: new Date().toISOString(), schemaVersion: 1 },
+      metadata: {
+        actor: "test",
+        occurredAt: new Date().toISOString(),
+        schemaVersion: catalogue.definition(type).version,
+      },
     });
     const outcome = (winnerId: string) => ({ ...before?.outcome, winnerId, by: { runs: 1 } });
     const events = await store.readStream(stream);
