@@ -185,7 +185,6 @@ export const deliveryHistory = defineProjector({
   version: 6,
   description:
     "Every revision of every delivery: who recorded or corrected it, when, why, from what source (a Cricsheet file, a submission, a batch item and its approval, a correction), and what it refreshed; every direct submission.",
-  batchSize: 5000,
   // history_delivery and history_revisions for readers of many deliveries at once
   // (revisionRows), which unpack each fixture's value once.
   tables: ["delivery_revision", "submission_record", "history_delivery", "history_revisions"],

@@ -11,10 +11,12 @@ import {
   vacuumGeneration,
 } from "./generations.js";
 import type { Projector } from "./projector.js";
-import { SharedTail } from "./tail.js";
+import { FILL, type LogReader, type PacedReader, SharedTail } from "./tail.js";
 
 /** How often a wait asks the database for progress this runner did not make itself. */
 const POLL_MS = 50;
+/** How often a catch-up tells its listener how far each projector is. */
+const REPORT_MS = 200;
 
 /**
  * What a committed batch did: which projector, and whether its read model changed, with the
@@ -74,8 +76,10 @@ export class ProjectionRunner {
     readonly projectors: readonly Projector[],
     private readonly options: RunnerOptions = {},
   ) {
-    this.batchSize = options.batchSize ?? 500;
-    this.tail = new SharedTail(store);
+    // A backlog (an import, a server behind) in fewer transactions: with 500 the IPL's import
+    // beside a running server took 85 s, not 74 (Postgres, two runs each).
+    this.batchSize = options.batchSize ?? 5000;
+    this.tail = new SharedTail(store, Math.max(FILL, ...projectors.map((p) => this.batchOf(p))));
     this.idlePollMs = options.idlePollMs ?? 250;
     this.progress.setMaxListeners(0);
     this.wake.setMaxListeners(0);
@@ -136,22 +140,35 @@ export class ProjectionRunner {
       if (generation.version > projector.version) return;
       if (generation.version < projector.version) generation = await this.rebuild(name);
       const total = onProgress ? await this.store.distance(generation.checkpoint, head) : 0;
+      let reported = 0;
+      // Counting what is left is a query: at most every REPORT_MS, and at the head.
       const report = async (checkpoint: Position, following = false) => {
-        if (!onProgress) return;
-        const left = await this.store.distance(checkpoint, head);
+        const atHead = comparePositions(checkpoint, head) >= 0;
+        if (!onProgress || (!atHead && Date.now() - reported < REPORT_MS)) return;
+        reported = Date.now();
+        const left = atHead ? 0 : await this.store.distance(checkpoint, head);
         onProgress({ projector: name, done: Math.max(0, total - left), total, following });
       };
       await report(generation.checkpoint);
-      while (!failed && comparePositions(generation.checkpoint, head) < 0) {
-        const step = await this.step(projector, generation);
-        generation = step.lost
-          ? await this.follow(projector, step.generation, head, report, () => failed)
-          : step.generation;
-        await report(generation.checkpoint);
-        if (step.applied > 0) continue;
-        if (Date.now() > deadline)
-          throw new Error(`${name} could not reach the head of the log within ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
+      let reader = this.tail.join(generation.checkpoint);
+      try {
+        while (!failed && comparePositions(generation.checkpoint, head) < 0) {
+          const step = await this.step(projector, generation, reader);
+          generation = step.generation;
+          if (step.lost) {
+            // Not reading while it follows: it must not hold the others back.
+            reader.leave();
+            generation = await this.follow(projector, generation, head, report, () => failed);
+            reader = this.tail.join(generation.checkpoint);
+          }
+          await report(generation.checkpoint);
+          if (step.applied > 0) continue;
+          if (Date.now() > deadline)
+            throw new Error(`${name} could not reach the head of the log within ${timeoutMs} ms`);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      } finally {
+        reader.leave();
       }
     };
     // The first failure stops the others at their next batch, so none runs on unawaited.
@@ -263,23 +280,37 @@ export class ProjectionRunner {
   }
 
   private async live(projector: Projector): Promise<void> {
+    // Paced beside the other live projectors while it steps (see `SharedTail.join`); one
+    // rebuilding, waiting for a newer deployment or failing holds nobody back.
+    let reader: PacedReader | undefined;
+    const leave = () => {
+      reader?.leave();
+      reader = undefined;
+    };
     while (!this.stopping) {
       try {
         const active = await this.activeGeneration(projector);
         // A newer deployment owns a generation of a higher version; an older one waits for it.
-        if (active.version > projector.version) await this.idle();
-        else if (active.version < projector.version) await this.rebuild(projector.name);
-        else {
-          const { applied } = await this.step(projector, active);
+        if (active.version > projector.version) {
+          leave();
+          await this.idle();
+        } else if (active.version < projector.version) {
+          leave();
+          await this.rebuild(projector.name);
+        } else {
+          reader ??= this.tail.join(active.checkpoint);
+          const { applied } = await this.step(projector, active, reader);
           if (applied === 0) await this.idle();
           // Caught up (a short batch): rest, if the projector asks to, before taking the next.
           else if (projector.restMs && applied < this.batchOf(projector)) await this.rest(projector.restMs);
         }
       } catch (error) {
+        leave();
         this.options.onError?.(projector.name, error);
         await this.idle();
       }
     }
+    leave();
   }
 
   private async activeGeneration(projector: Projector): Promise<Generation> {
@@ -287,8 +318,8 @@ export class ProjectionRunner {
   }
 
   /** Applies the next batch after the generation's checkpoint; `applied` is 0 when caught up. */
-  private async step(projector: Projector, generation: Generation) {
-    const events = await this.tail.readAll(generation.checkpoint, this.batchOf(projector));
+  private async step(projector: Projector, generation: Generation, reader: LogReader = this.tail) {
+    const events = await reader.readAll(generation.checkpoint, this.batchOf(projector));
     const last = events.at(-1);
     if (!last) {
       await this.vacuumWhenGrown(projector, generation, 0, true);

@@ -58,6 +58,35 @@ for (const backend of backends()) {
       expect(versions).toEqual([0, 1, 2].map((s) => ({ stream_id: `test-${s}`, category: "test", revision: 119 })));
     });
 
+    it("reads each event of the log once in a catch-up, however far apart its projectors' speeds", async () => {
+      // More than the tail keeps (10,000): unpaced, the fast projector ran out of the slow
+      // one's reach, and the slow one read the rest of the log again itself.
+      await seed(3, 4000);
+      const read = { events: 0 };
+      const counted: PostgresEventStore = Object.create(store);
+      counted.readAll = async (after, limit) => {
+        const events = await store.readAll(after, limit);
+        read.events += events.length;
+        return events;
+      };
+      const slow = defineProjector({
+        name: "test_slow",
+        version: 1,
+        description: "test: 10 ms a batch",
+        tables: ["test_slow"],
+        ddl: "create table test_slow (id int)",
+        onEvery: async (tx) => {
+          await tx`select pg_sleep(0.01)`;
+        },
+      });
+      const r = new ProjectionRunner(db.sql, counted, [slow, streamVersions], { batchSize: 50 });
+      runners.push(r);
+      await r.catchUp();
+      expect(read.events).toBe(12_000);
+      const versions = await db.sql`select stream_id, revision::int from stream_version order by stream_id`;
+      expect(versions).toEqual([0, 1, 2].map((s) => ({ stream_id: `test-${s}`, revision: 3999 })));
+    });
+
     it("applies each event exactly once when several runners share the database", async () => {
       await seed(4, 100);
       await Promise.all([0, 1, 2].map(() => runner([countingProjector()], { batchSize: 30 }).catchUp()));

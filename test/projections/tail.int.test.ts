@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EventStore, Position } from "../../src/event-store/port.js";
+import type { EventStore, Position, RecordedEvent } from "../../src/event-store/port.js";
 import { PostgresEventStore } from "../../src/event-store/postgres.js";
 import { SharedTail } from "../../src/projections/tail.js";
 import { openTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -91,6 +91,77 @@ describe("the shared tail", () => {
     const tail = new SharedTail(countedStore);
     expect(await tail.readAll(start, 1500)).toHaveLength(1500);
     expect(counter.reads).toBe(1);
+  });
+
+  it("keeps a catch-up's readers together, so the store is read once however their speeds differ", async () => {
+    const { store: countedStore, counter } = counted(store);
+    const events = { read: 0 };
+    const readAll = countedStore.readAll;
+    countedStore.readAll = async (after, limit) => {
+      const read = await readAll(after, limit);
+      events.read += read.length;
+      return read;
+    };
+    const tail = new SharedTail(countedStore, 100);
+    const expected = await drain((a, l) => store.readAll(a, l), start, 1000);
+    const slow = tail.join(start);
+    const fast = [tail.join(start), tail.join(start), tail.join(start)];
+    const read = await Promise.all([
+      drain(
+        async (a, l) => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          return slow.readAll(a, l);
+        },
+        start,
+        100,
+      ),
+      ...fast.map((reader) => drain((a, l) => reader.readAll(a, l), start, 10)),
+    ]);
+    for (const ids of read) expect(ids).toEqual(expected);
+    // Unpaced, the fast readers run out of the kept stretch and read the log themselves.
+    expect(events.read).toBe(expected.length);
+    // A read a stretch, and at the head an empty one for each reader that finds nothing there.
+    expect(counter.reads).toBeLessThanOrEqual(Math.ceil(expected.length / 100) + 4);
+  });
+
+  it("holds a paced reader back until the slowest moves on or leaves", async () => {
+    const tail = new SharedTail(store, 100);
+    const all = await drain((a, l) => store.readAll(a, l), start, 1000);
+    const behind = tail.join(start);
+    const ahead = tail.join(start);
+    let got = 0;
+    const draining = drain(
+      async (a, l) => {
+        const events = await ahead.readAll(a, l);
+        got += events.length;
+        return events;
+      },
+      start,
+      50,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Twice the fill past the reader behind, which has not read.
+    expect(got).toBe(200);
+    // Past the events it read once it asks for the next ones.
+    const [first] = await behind.readAll(start, 1);
+    await behind.readAll((first as RecordedEvent).position, 100);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Another fill: the stretch is read a fill at a time.
+    expect(got).toBe(300);
+    behind.leave();
+    expect(await draining).toEqual(all);
+  });
+
+  it("neither holds back nor waits for a paced reader outside the kept stretch", async () => {
+    const tail = new SharedTail(store, 100);
+    const all = await drain((a, l) => store.readAll(a, l), start, 1000);
+    const head = await store.head();
+    const atHead = tail.join(head);
+    expect(await atHead.readAll(head, 100)).toEqual([]);
+    // The stretch now starts at the head: a reader from the start is served by the store.
+    const fromStart = tail.join(start);
+    expect(await drain((a, l) => fromStart.readAll(a, l), start, 100)).toEqual(all);
+    expect(await atHead.readAll(head, 100)).toEqual([]);
   });
 
   it("does not hand a failed read to the readers after it", async () => {
