@@ -8,7 +8,7 @@ import { PostgresEventStore } from "../src/event-store/postgres.js";
 import { importCricsheet } from "../src/ingest/cricsheet/import.js";
 import { pgliteDatabase, postgresDatabase } from "../test/support/scratch-databases.js";
 import { directoryBytes, startServer, stopServer } from "./server.js";
-import { log, measurement, pairedRatio, postgresUrl, type Result, seconds, wantsBackend } from "./support.js";
+import { chosenBackends, log, measurement, pairedRatio, postgresUrl, type Result, seconds } from "./support.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -26,10 +26,11 @@ const RUNS = Number(process.env.BENCH_IMPORT_E2E_RUNS ?? 2);
  */
 export async function importE2eBenchmark(): Promise<Result[]> {
   const raw = await directoryBytes(IPL);
-  const results: Result[] = [];
-  if (wantsBackend("pglite")) results.push(await measure("embedded", raw, embeddedTarget));
   const url = postgresUrl();
-  if (url && wantsBackend("postgres")) results.push(await measure("postgres", raw, postgresTarget(url)));
+  const backends = [{ name: "pglite", label: "embedded", target: embeddedTarget }];
+  if (url) backends.push({ name: "postgres", label: "postgres", target: postgresTarget(url) });
+  const results: Result[] = [];
+  for (const { label, target } of chosenBackends(backends)) results.push(await measure(label, raw, target));
   return results;
 }
 

@@ -73,11 +73,16 @@ export const log = (message: string) => process.stderr.write(`${message}\n`);
 export const postgresUrl = (): string | undefined =>
   process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || undefined;
 
-/** `BENCH_BACKENDS=postgres` (or `pglite`) runs a long benchmark on one backend only. */
-const onlyBackends = () => process.env.BENCH_BACKENDS?.split(",").map((name) => name.trim());
-
-/** Whether a benchmark runs on `backend` (`pglite` or `postgres`); see `BENCH_BACKENDS`. */
-export const wantsBackend = (backend: string) => onlyBackends()?.includes(backend) ?? true;
+/**
+ * The backends of `available` a benchmark runs on: all, or those `BENCH_BACKENDS=postgres`
+ * (or `pglite`) names, which runs a long benchmark on one backend only.
+ */
+export function chosenBackends<T extends { name: string }>(available: readonly T[]): T[] {
+  const only = process.env.BENCH_BACKENDS?.split(",").map((name) => name.trim());
+  const unknown = only?.filter((name) => !available.some((backend) => backend.name === name)) ?? [];
+  if (unknown.length > 0) throw new Error(`BENCH_BACKENDS: ${unknown.join(", ")} is not available here`);
+  return available.filter((backend) => !only || only.includes(backend.name));
+}
 
 /** Runs `benchmark` on a fresh PGlite, then on a fresh Postgres database when a server is given. */
 export async function onEachDatabase(
@@ -87,10 +92,8 @@ export async function onEachDatabase(
   // On disk, as the embedded default keeps its data.
   const openers = [{ name: "pglite", open: () => pgliteDatabase({ onDisk: true }) }];
   if (url) openers.push({ name: "postgres", open: () => postgresDatabase(url) });
-  const unknown = onlyBackends()?.filter((name) => !openers.some((opener) => opener.name === name)) ?? [];
-  if (unknown.length > 0) throw new Error(`BENCH_BACKENDS: ${unknown.join(", ")} is not available here`);
   const results: Result[] = [];
-  for (const { name, open } of openers.filter((opener) => wantsBackend(opener.name))) {
+  for (const { name, open } of chosenBackends(openers)) {
     const db = await open();
     try {
       const [version] = await db.sql<{ server_version: string }[]>`show server_version`;

@@ -32,11 +32,13 @@ export class SharedTail {
 
   /**
    * `fill`: the events read from the store at once, at least the most a reader asks for, so
-   * that one read serves every reader at that place whatever its batch size.
+   * that one read serves every reader at that place whatever its batch size. `keep`: the
+   * events kept behind the end when no paced reader needs more.
    */
   constructor(
     private readonly store: EventStore,
     private readonly fill = FILL,
+    private readonly keep = KEEP,
   ) {
     // Room for the slowest reader's batch and the next one's worth ahead of it.
     this.pace = 2 * fill;
@@ -46,17 +48,21 @@ export class SharedTail {
    * A reader for a projector catching up beside others from `at`. Left to themselves, the
    * projectors that handle few events race ahead of the busy ones and each reads the whole
    * log itself: a catch-up of the IPL read it 6.7 times over. The tail keeps the stretch
-   * from the slowest paced reader on, and holds back one that would read further than
-   * `pace` events past it; a reader outside the kept stretch neither waits nor holds back.
+   * from the slowest paced reader on (at most `keep` and three fills: a reader let through
+   * under `pace` reads a whole fill), and holds back one that would extend it `pace` events
+   * or more past that reader; a reader outside the kept stretch neither waits nor holds
+   * back. After `leave` it reads as an unpaced reader.
    */
   join(at: Position): PacedReader {
     const seat = {};
     this.paced.set(seat, at);
     return {
       readAll: async (after, limit) => {
-        this.paced.set(seat, after);
-        this.release();
-        await this.admit(after);
+        if (this.paced.has(seat)) {
+          this.paced.set(seat, after);
+          this.release();
+          await this.admit(after);
+        }
         return this.readAll(after, limit);
       },
       leave: () => {
@@ -73,6 +79,7 @@ export class SharedTail {
     if (end === undefined || comparePositions(after, end) > 0) {
       this.from = after;
       this.events = [];
+      this.release();
     }
     const start = this.indexAfter(after);
     if (start === undefined) return this.store.readAll(after, limit);
@@ -110,6 +117,7 @@ export class SharedTail {
       if (end !== undefined && comparePositions(end, after) === 0) {
         this.events.push(...fresh);
         this.trim();
+        this.release();
       }
       return fresh;
     });
@@ -155,7 +163,10 @@ export class SharedTail {
   }
 
   private trim(): void {
-    const excess = Math.min(this.events.length - KEEP, this.slowestPaced() ?? Number.POSITIVE_INFINITY);
+    // What the paced readers have not read, within bounds: an unpaced reader (a rebuild)
+    // extends the stretch without waiting, and a paced reader cut off reads the store.
+    const unread = Math.min(this.events.length - this.keep, this.slowestPaced() ?? Number.POSITIVE_INFINITY);
+    const excess = Math.max(unread, this.events.length - this.keep - 3 * this.fill);
     if (excess <= 0) return;
     this.from = (this.events[excess - 1] as RecordedEvent).position;
     this.events = this.events.slice(excess);

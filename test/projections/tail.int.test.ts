@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { EventStore, Position, RecordedEvent } from "../../src/event-store/port.js";
 import { PostgresEventStore } from "../../src/event-store/postgres.js";
 import { SharedTail } from "../../src/projections/tail.js";
@@ -11,13 +11,15 @@ import { anEvent, uniqueStream } from "../support/events.js";
  * then they get exactly what `readAll` gives, and the store is asked far less.
  */
 
-/** The store, counting its `readAll` calls (the real store answers them). */
+/** The store, counting its `readAll` calls and the events they return (the real store answers them). */
 function counted(store: EventStore) {
-  const counter = { reads: 0 };
+  const counter = { reads: 0, events: 0 };
   const wrapped: EventStore = Object.create(store);
-  wrapped.readAll = (after: Position, limit: number) => {
+  wrapped.readAll = async (after: Position, limit: number) => {
     counter.reads++;
-    return store.readAll(after, limit);
+    const events = await store.readAll(after, limit);
+    counter.events += events.length;
+    return events;
   };
   return { store: wrapped, counter };
 }
@@ -95,14 +97,8 @@ describe("the shared tail", () => {
 
   it("keeps a catch-up's readers together, so the store is read once however their speeds differ", async () => {
     const { store: countedStore, counter } = counted(store);
-    const events = { read: 0 };
-    const readAll = countedStore.readAll;
-    countedStore.readAll = async (after, limit) => {
-      const read = await readAll(after, limit);
-      events.read += read.length;
-      return read;
-    };
-    const tail = new SharedTail(countedStore, 100);
+    // Fills of 100 and 100 kept behind the end, where the log holds 1,500.
+    const tail = new SharedTail(countedStore, 100, 100);
     const expected = await drain((a, l) => store.readAll(a, l), start, 1000);
     const slow = tail.join(start);
     const fast = [tail.join(start), tail.join(start), tail.join(start)];
@@ -118,14 +114,14 @@ describe("the shared tail", () => {
       ...fast.map((reader) => drain((a, l) => reader.readAll(a, l), start, 10)),
     ]);
     for (const ids of read) expect(ids).toEqual(expected);
-    // Unpaced, the fast readers run out of the kept stretch and read the log themselves.
-    expect(events.read).toBe(expected.length);
+    // Unpaced, the fast readers would run out of the kept stretch and read the log themselves.
+    expect(counter.events).toBe(expected.length);
     // A read a stretch, and at the head an empty one for each reader that finds nothing there.
     expect(counter.reads).toBeLessThanOrEqual(Math.ceil(expected.length / 100) + 4);
   });
 
   it("holds a paced reader back until the slowest moves on or leaves", async () => {
-    const tail = new SharedTail(store, 100);
+    const tail = new SharedTail(store, 100, 100);
     const all = await drain((a, l) => store.readAll(a, l), start, 1000);
     const behind = tail.join(start);
     const ahead = tail.join(start);
@@ -139,17 +135,35 @@ describe("the shared tail", () => {
       start,
       50,
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    // Twice the fill past the reader behind, which has not read.
+    // Twice the fill past the reader behind, which has not read, and no further.
+    await vi.waitFor(() => expect(got).toBe(200));
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(got).toBe(200);
-    // Past the events it read once it asks for the next ones.
+    // Past the events it read once it asks for the next ones; a fill at a time.
     const [first] = await behind.readAll(start, 1);
     await behind.readAll((first as RecordedEvent).position, 100);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    // Another fill: the stretch is read a fill at a time.
+    await vi.waitFor(() => expect(got).toBe(300));
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(got).toBe(300);
     behind.leave();
     expect(await draining).toEqual(all);
+  });
+
+  it("keeps no more than three fills past the kept events for a paced reader an unpaced one outruns", async () => {
+    const { store: countedStore, counter } = counted(store);
+    const tail = new SharedTail(countedStore, 100, 100);
+    const all = await drain((a, l) => store.readAll(a, l), start, 1000);
+    const behind = tail.join(start);
+    await behind.readAll(start, 1);
+    // A rebuild's reader is not held: it reads the log to its end through the tail.
+    expect(await drain((a, l) => tail.readAll(a, l), start, 100)).toEqual(all);
+    const read = counter.events;
+    // Cut off, the paced reader reads what the tail dropped from the store itself (at
+    // least all but the last 400), and after leaving it reads unpaced.
+    expect(await drain((a, l) => behind.readAll(a, l), start, 100)).toEqual(all);
+    expect(counter.events - read).toBeGreaterThanOrEqual(all.length - 400);
+    behind.leave();
+    expect(await drain((a, l) => behind.readAll(a, l), start, 100)).toEqual(all);
   });
 
   it("neither holds back nor waits for a paced reader outside the kept stretch", async () => {

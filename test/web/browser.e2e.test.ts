@@ -486,9 +486,11 @@ describe("the signed-in pages in Chromium, on the embedded default's development
     for (const target of ["/api/v1/seasons", "/api/v1/seasons", "/api/v1/fixtures/no-such-fixture"])
       await fetch(`${local.base}${target}`, { headers: { "X-API-Key": key } });
     await admin.getByRole("link", { name: "API consumers" }).click();
-    await expect(admin.getByText(/Scorebook app: 30 requests a minute|30 requests a minute/).isVisible()).resolves.toBe(
-      true,
-    );
+    // Waits for the page the click opens (isVisible does not wait); throws when it never shows.
+    await admin
+      .getByText(/Scorebook app: 30 requests a minute|30 requests a minute/)
+      .first()
+      .waitFor();
     await admin.getByRole("link", { name: "Its usage" }).click();
     const chart = admin.locator("#usage-title");
     await expect(chart.textContent()).resolves.toMatch(/: 3 in all, 2 2xx, 1 4xx\.$/);
