@@ -284,7 +284,7 @@ export class ProjectionRunner {
   private async live(projector: Projector): Promise<void> {
     // Unpaced (see `SharedTail.join`): a fast projector a request waits for (accounts, stream
     // versions) must not wait behind statistics in a backlog. Paced, the import beside a
-    // running server took 74 and 75 s against 76 and 82 s unpaced: not worth that wait.
+    // running server took 74 and 75 s against 76 and 82 s unpaced: within the noise.
     while (!this.stopping) {
       try {
         const active = await this.activeGeneration(projector);

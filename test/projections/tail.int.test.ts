@@ -97,7 +97,7 @@ describe("the shared tail", () => {
 
   it("keeps a catch-up's readers together, so the store is read once however their speeds differ", async () => {
     const { store: countedStore, counter } = counted(store);
-    // Fills of 100 and 100 kept behind the end, where the log holds 1,500.
+    // Fills of 100 and 100 kept behind the end, where the log holds over 1,500.
     const tail = new SharedTail(countedStore, 100, 100);
     const expected = await drain((a, l) => store.readAll(a, l), start, 1000);
     const slow = tail.join(start);
@@ -136,16 +136,18 @@ describe("the shared tail", () => {
       50,
     );
     // Twice the fill past the reader behind, which has not read, and no further.
-    await vi.waitFor(() => expect(got).toBe(200));
+    await vi.waitFor(() => expect(got).toBe(200), { timeout: 5000 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(got).toBe(200);
     // Past the events it read once it asks for the next ones; a fill at a time.
     const [first] = await behind.readAll(start, 1);
     await behind.readAll((first as RecordedEvent).position, 100);
-    await vi.waitFor(() => expect(got).toBe(300));
+    await vi.waitFor(() => expect(got).toBe(300), { timeout: 5000 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(got).toBe(300);
     behind.leave();
+    // Read after leaving, it does not take its seat again (it would hold the other for good).
+    await behind.readAll((first as RecordedEvent).position, 1);
     expect(await draining).toEqual(all);
   });
 
