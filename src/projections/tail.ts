@@ -9,7 +9,7 @@ const KEEP = 10_000;
 export type LogReader = { readAll(after: Position, limit: number): Promise<RecordedEvent[]> };
 
 /** A reader the tail paces (see `join`); `leave` before it stops reading, or it holds the others back. */
-export type PacedReader = LogReader & { leave(): void };
+type PacedReader = LogReader & { leave(): void };
 
 /**
  * The end of the log as this runner's live projectors read it. They mostly stand at the
@@ -27,9 +27,6 @@ export class SharedTail {
   private readonly paced = new Map<object, Position>();
   private waiting: (() => void)[] = [];
 
-  /** How far, in events, a paced reader may run ahead of the slowest before it waits. */
-  private readonly pace: number;
-
   /**
    * `fill`: the events read from the store at once, at least the most a reader asks for, so
    * that one read serves every reader at that place whatever its batch size. `keep`: the
@@ -39,17 +36,14 @@ export class SharedTail {
     private readonly store: EventStore,
     private readonly fill = FILL,
     private readonly keep = KEEP,
-  ) {
-    // Room for the slowest reader's batch and the next one's worth ahead of it.
-    this.pace = 2 * fill;
-  }
+  ) {}
 
   /**
    * A reader for a projector catching up beside others from `at`. Left to themselves, the
    * projectors that handle few events race ahead of the busy ones and each reads the whole
    * log itself: a catch-up of the IPL read it 6.7 times over. The tail keeps the stretch
    * from the slowest paced reader on (at most `keep` and three fills: a reader let through
-   * under `pace` reads a whole fill), and holds back one that would extend it `pace` events
+   * under the bound reads a whole fill), and holds back one that would extend it two fills
    * or more past that reader; a reader outside the kept stretch neither waits nor holds
    * back. After `leave` it reads as an unpaced reader.
    */
@@ -130,13 +124,16 @@ export class SharedTail {
     return read;
   }
 
-  /** Waits while a read from `after` would extend the stretch `pace` events or more past the slowest paced reader. */
+  /**
+   * Waits while a read from `after` would extend the stretch two fills or more past the
+   * slowest paced reader: room for that reader's batch and the next one's worth ahead of it.
+   */
   private async admit(after: Position): Promise<void> {
     for (;;) {
       const end = this.end();
       const slowest = this.slowestPaced();
       if (end === undefined || slowest === undefined || comparePositions(after, end) !== 0) return;
-      if (this.events.length - slowest < this.pace) return;
+      if (this.events.length - slowest < 2 * this.fill) return;
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
   }

@@ -87,6 +87,19 @@ for (const backend of backends()) {
       expect(versions).toEqual([0, 1, 2].map((s) => ({ stream_id: `test-${s}`, revision: 3999 })));
     });
 
+    it("ends a paced catch-up with the store's error when a read of the log fails, holding no projector", async () => {
+      await seed(2, 100);
+      const failing: PostgresEventStore = Object.create(store);
+      failing.readAll = () => Promise.reject(new Error("connection reset"));
+      const r = new ProjectionRunner(db.sql, failing, [countingProjector(), streamVersions], { batchSize: 50 });
+      runners.push(r);
+      await expect(r.catchUp(undefined, { timeoutMs: 5000 })).rejects.toThrow("connection reset");
+      // Nothing applied, and a catch-up on a store that answers goes on from there.
+      expect(await totals()).toEqual([]);
+      await runner([countingProjector(), streamVersions], { batchSize: 50 }).catchUp();
+      expect(await totals()).toEqual(expectedTotals(2, 100));
+    });
+
     it("applies each event exactly once when several runners share the database", async () => {
       await seed(4, 100);
       await Promise.all([0, 1, 2].map(() => runner([countingProjector()], { batchSize: 30 }).catchUp()));

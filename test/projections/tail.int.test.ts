@@ -57,9 +57,12 @@ async function drain(
   }
 }
 
+/** The ids of every event after `start`, straight from the store. */
+const wholeLog = () => drain((a, l) => store.readAll(a, l), start, 1000);
+
 describe("the shared tail", () => {
   it("gives each projector exactly what the store gives, in its own batch size", async () => {
-    const expected = await drain((a, l) => store.readAll(a, l), start, 1000);
+    const expected = await wholeLog();
     expect(expected).toHaveLength(1500);
     const tail = new SharedTail(store);
     const batches = [500, 200, 37, 500, 1000, 500, 7, 500];
@@ -99,7 +102,7 @@ describe("the shared tail", () => {
     const { store: countedStore, counter } = counted(store);
     // Fills of 100 and 100 kept behind the end, where the log holds over 1,500.
     const tail = new SharedTail(countedStore, 100, 100);
-    const expected = await drain((a, l) => store.readAll(a, l), start, 1000);
+    const expected = await wholeLog();
     const slow = tail.join(start);
     const fast = [tail.join(start), tail.join(start), tail.join(start)];
     const read = await Promise.all([
@@ -122,7 +125,7 @@ describe("the shared tail", () => {
 
   it("holds a paced reader back until the slowest moves on or leaves", async () => {
     const tail = new SharedTail(store, 100, 100);
-    const all = await drain((a, l) => store.readAll(a, l), start, 1000);
+    const all = await wholeLog();
     const behind = tail.join(start);
     const ahead = tail.join(start);
     let got = 0;
@@ -154,7 +157,7 @@ describe("the shared tail", () => {
   it("keeps no more than three fills past the kept events for a paced reader an unpaced one outruns", async () => {
     const { store: countedStore, counter } = counted(store);
     const tail = new SharedTail(countedStore, 100, 100);
-    const all = await drain((a, l) => store.readAll(a, l), start, 1000);
+    const all = await wholeLog();
     const behind = tail.join(start);
     await behind.readAll(start, 1);
     // A rebuild's reader is not held: it reads the log to its end through the tail.
@@ -170,7 +173,7 @@ describe("the shared tail", () => {
 
   it("neither holds back nor waits for a paced reader outside the kept stretch", async () => {
     const tail = new SharedTail(store, 100);
-    const all = await drain((a, l) => store.readAll(a, l), start, 1000);
+    const all = await wholeLog();
     const head = await store.head();
     const atHead = tail.join(head);
     expect(await atHead.readAll(head, 100)).toEqual([]);
