@@ -21,7 +21,6 @@ import { type ExpectedDigest, type ExportFormat, exportBody } from "./export-bod
 import { refuseMisplacedIds } from "./misplaced-ids.js";
 import { pathId, READ_FROM, readModels, UNKNOWN_PARAMETERS } from "./params.js";
 import { type EventFilters, exportDigest, inningsTeams, toEvents } from "./queries/events.js";
-import { fixtureVersion } from "./queries/fixtures.js";
 import { type Event, eventSchema } from "./schemas/event.js";
 import { etagHeader, fixtureVersionField, ifNoneMatchParameter, notModifiedResponse } from "./versioned.js";
 
@@ -154,9 +153,9 @@ export function registerFixtureEventExports(app: Router, deps: AppDependencies) 
     kind: "json" | "csv" | "readable csv",
     headers: Record<string, string>,
   ) {
-    const version = await fixtureVersion(sql(), fixtureId);
-    if (version === undefined) throw notFound("fixture");
     const digest = await exportDigest(sql(), fixtureId, filters);
+    const { version } = digest;
+    if (version === undefined) throw notFound("fixture");
     if (digest.count === 0) await refuseMisplacedIds(sql(), eventIdFilters(filters));
     if (digest.count > limit) {
       throw new ApiError(

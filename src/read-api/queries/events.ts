@@ -66,37 +66,56 @@ const matching = (sql: Sql, fixtureId: string, f: EventFilters) => sql`
 /** A delivery row with everyone in it (striker, non-striker, bowler, players out and fielders). */
 type NamedRow = DeliveryRow & { participant_ids: string[] };
 
-/** Up to `take` rows in occurrence order, strictly after `after`. */
+/**
+ * Up to `take` rows in occurrence order, strictly after `after`. Without the ids of everyone
+ * in them: the readers that name them do it in the query (`namedDeliveries`), and decoding
+ * an array a row was a twentieth of an export's work.
+ */
 export const deliveryRows = (
   sql: Sql,
   fixtureId: string,
   filters: EventFilters,
   after: EventKey | undefined,
   take: number,
-) => sql<NamedRow[]>`
-  select ${columns(sql)}, participant_ids from delivery
+) => sql<DeliveryRow[]>`${pageOf(sql, fixtureId, filters, after, take, sql``)}`;
+
+/** The same rows with everyone in them, for a query that names them. */
+const namedRows = (sql: Sql, fixtureId: string, filters: EventFilters, after: EventKey | undefined, take: number) =>
+  sql<NamedRow[]>`${pageOf(sql, fixtureId, filters, after, take, sql`, participant_ids`)}`;
+
+const pageOf = (
+  sql: Sql,
+  fixtureId: string,
+  filters: EventFilters,
+  after: EventKey | undefined,
+  take: number,
+  also: ReturnType<Sql>,
+) => sql`
+  select ${columns(sql)} ${also} from delivery
   where ${matching(sql, fixtureId, filters)}
     ${after ? sql`and (innings_ordinal, sequence_number, event_id) > (${after[0]}, ${after[1]}, ${after[2]}::uuid)` : sql``}
   order by innings_ordinal, sequence_number, delivery.event_id
   limit ${take}`;
 
 /**
- * What an export is made of, read before its body: how many deliveries match, and an MD5 of
- * which in which revision (`<eventId>:<revision>` in occurrence order, comma-joined) and of
- * the names they show (`<participantId>=<name>` by id, comma-joined); empty when none.
- * Each name is looked up by key: a join read every participant, whose number grows with
- * the data while a fixture's two dozen do not.
+ * What an export is made of, read before its body: the fixture's version (undefined for no
+ * such fixture), how many deliveries match, and an MD5 of which in which revision
+ * (`<eventId>:<revision>` in occurrence order, comma-joined) and of the names they show
+ * (`<participantId>=<name>` by id, comma-joined); empty when none. Each name is looked up
+ * by key: a join read every participant, whose number grows with the data while a
+ * fixture's two dozen do not.
  */
 export async function exportDigest(
   sql: Sql,
   fixtureId: string,
   filters: EventFilters,
-): Promise<{ count: number; rows: string; names: string }> {
-  const [digest] = await sql<{ count: number; rows: string; names: string }[]>`
+): Promise<{ version: number | undefined; count: number; rows: string; names: string }> {
+  const [digest] = await sql<{ version: number | null; count: number; rows: string; names: string }[]>`
     with matched as (
       select event_id, revision, innings_ordinal, sequence_number, participant_ids from delivery
       where ${matching(sql, fixtureId, filters)})
     select
+      (${versionOf(sql, fixtureId)}) as version,
       (select count(*)::int from matched) as count,
       (select coalesce(md5(string_agg(event_id::text || ':' || revision, ','
          order by innings_ordinal, sequence_number, event_id)), '') from matched) as rows,
@@ -104,7 +123,8 @@ export async function exportDigest(
                 shown.id || '=' || (select name from participant where participant_id = shown.id),
                 ',' order by shown.id collate "C")), '')
          from (select distinct unnest(participant_ids) as id from matched) shown) as names`;
-  return digest as { count: number; rows: string; names: string };
+  const { version, ...made } = digest as NonNullable<typeof digest>;
+  return { version: version ?? undefined, ...made };
 }
 
 /**
@@ -119,7 +139,7 @@ export async function listEvents(
   after: EventKey | undefined,
   take: number,
 ): Promise<{ version: number | undefined; events: Keyed<Event, EventKey>[] }> {
-  const found = await namedDeliveries(sql, fixtureId, deliveryRows(sql, fixtureId, filters, after, take));
+  const found = await namedDeliveries(sql, fixtureId, namedRows(sql, fixtureId, filters, after, take));
   const events = eventsOf(found.rows, found.names);
   return {
     version: found.version,
@@ -143,7 +163,7 @@ export async function findEvent(
 }
 
 /** The rows `selected` picks (in its order), the names of everyone in them and the fixture's version. */
-async function namedDeliveries(sql: Sql, fixtureId: string, selected: ReturnType<typeof deliveryRows>) {
+async function namedDeliveries(sql: Sql, fixtureId: string, selected: ReturnType<typeof namedRows>) {
   const [found] = await sql<{ version: number | null; rows: DeliveryRow[]; names: Record<string, string> | null }[]>`
     with picked as (${selected})
     select
