@@ -166,8 +166,11 @@ type CricsheetMatch = {
 
 function rekeyed(match: CricsheetMatch, copy: number): unknown {
   const suffix = ` (copy ${copy})`;
-  const teams = new Map(match.info.teams.map((team) => [team, `${team}${suffix}`]));
-  const renamed = renameDeep(match, (text) => teams.get(text) ?? text) as CricsheetMatch;
+  const names = new Map([
+    ...match.info.teams.map((team): [string, string] => [team, `${team}${suffix}`]),
+    ...Object.keys(match.info.registry?.people ?? {}).map((name): [string, string] => [name, respelled(name, copy)]),
+  ]);
+  const renamed = renameDeep(match, (text) => names.get(text) ?? text) as CricsheetMatch;
   const { info } = renamed;
   if (info.event?.name) info.event.name += suffix;
   if (info.venue) info.venue += suffix;
@@ -176,7 +179,18 @@ function rekeyed(match: CricsheetMatch, copy: number): unknown {
   return renamed;
 }
 
-/** The value with every string (object keys too) passed through `rename`: team names appear in many places. */
+/**
+ * A person's name as copy `copy` spells it, each letter `copy - 1` places on ("V Kohli", "W
+ * Lpimj", …): a copy's people are other people, as more data brings, and a search for a
+ * name of the first copy answers the same few people at five copies as at one.
+ */
+const respelled = (name: string, copy: number) =>
+  name.replace(/[a-z]/gi, (letter) => {
+    const base = letter <= "Z" ? 65 : 97;
+    return String.fromCharCode(base + ((letter.charCodeAt(0) - base + copy - 1) % 26));
+  });
+
+/** The value with every string (object keys too) passed through `rename`: team and people's names appear in many places. */
 function renameDeep(value: unknown, rename: (text: string) => string): unknown {
   if (typeof value === "string") return rename(value);
   if (Array.isArray(value)) return value.map((item) => renameDeep(item, rename));
