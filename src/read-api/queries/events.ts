@@ -83,6 +83,7 @@ export const deliveryRows = (
 const namedRows = (sql: Sql, fixtureId: string, filters: EventFilters, after: EventKey | undefined, take: number) =>
   sql<NamedRow[]>`${pageOf(sql, fixtureId, filters, after, take, sql`, participant_ids`)}`;
 
+/** The page's query, `also` selecting more than the row's columns. */
 const pageOf = (
   sql: Sql,
   fixtureId: string,
