@@ -170,34 +170,25 @@ function collectGarbage() {
 
 type Loop = { maxMs: number; p99Ms: number; ownMaxMs: number; heapPeakMb: number };
 
-/**
- * The loop watched over a load of `seconds`, from half a second after its start to half a
- * second before its end: the load generator starts a worker thread from this one and adds
- * up its histograms here when it ends, which are the benchmark's work, not the server's.
- */
-async function watchLoopDuring(seconds: number): Promise<Loop> {
-  await sleep(LOAD_EDGE_MS);
-  const watching = watchLoop();
-  await sleep(seconds * 1000 - 2 * LOAD_EDGE_MS);
-  return watching.stop();
-}
-
 const LOAD_EDGE_MS = 500;
-
 /** How often the loop is looked at: a timer this often, whose own interval is not delay. */
 const TICK_MS = 2;
 const HEAP_EVERY_MS = 50;
 
 /**
- * The event loop's delay, its longest delay less the time the thread waited for a core, and
- * the heap's peak, from now until `stop`. The delay is wall time: on two cores shared with
- * the load generator's thread and the database it also counts time the thread was ready to
- * run but not running, which no request held. That wait is the kernel's `run_delay`
- * (`/proc/thread-self/schedstat`, Linux), exact at every switch-in (the time on a CPU beside
- * it moves a scheduler tick at a time); what is left of a delay is the loop's own work, its
- * collections and any wait for their helper threads.
+ * The event loop over a load of `seconds`, watched from half a second after its start to
+ * half a second before its end (the load generator starts a worker thread from this one and
+ * adds up its histograms here when it ends, which is the benchmark's work, not the
+ * server's): its delay, its longest delay less the time the thread waited for a core, and
+ * the heap's peak. The delay is wall time: on two cores shared with the load generator's
+ * thread and the database it also counts time the thread was ready to run but not running,
+ * which no request held. That wait is the kernel's `run_delay` (`/proc/thread-self/schedstat`,
+ * Linux), exact at every switch-in (the time on a CPU beside it moves a scheduler tick at a
+ * time); what is left of a delay is the loop's own work, its collections and any wait for
+ * their helper threads.
  */
-function watchLoop() {
+async function watchLoopDuring(seconds: number): Promise<Loop> {
+  await sleep(LOAD_EDGE_MS);
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
   let heapPeak = 0;
@@ -214,19 +205,11 @@ function watchLoop() {
     }
   };
   const ticker = setInterval(look, TICK_MS);
-  return {
-    stop(): Loop {
-      look();
-      clearInterval(ticker);
-      delay.disable();
-      return {
-        maxMs: delay.max / 1e6,
-        p99Ms: delay.percentile(99) / 1e6,
-        ownMaxMs: own,
-        heapPeakMb: heapPeak / 2 ** 20,
-      };
-    },
-  };
+  await sleep(seconds * 1000 - 2 * LOAD_EDGE_MS);
+  look();
+  clearInterval(ticker);
+  delay.disable();
+  return { maxMs: delay.max / 1e6, p99Ms: delay.percentile(99) / 1e6, ownMaxMs: own, heapPeakMb: heapPeak / 2 ** 20 };
 }
 
 /** How long this thread has waited for a core so far, in milliseconds; 0 where the kernel does not say. */

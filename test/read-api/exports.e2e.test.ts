@@ -202,6 +202,11 @@ describe("GET /api/v1/fixtures/{fixtureId}/events/export.json and export.csv", (
   it("answers 404 for an unknown fixture and 400 for bad or unknown filters", async () => {
     for (const file of ["export.json", "export.csv"]) {
       expect((await r.api.get(`/api/v1/fixtures/nope/events/${file}`)).status).toBe(404);
+      // The fixture is looked for before its filters are: a fixture's id given as a player's
+      // is that filter's mistake only on a fixture that exists.
+      const unknown = await r.api.get(`/api/v1/fixtures/nope/events/${file}?participantId=${fixture.id}`);
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toMatchObject({ error: { code: "NOT_FOUND", message: "No such fixture" } });
       expect(invalidFields(await r.api.get(`${base}/${file}?overNumber=-3`))).toEqual(["overNumber"]);
       expect(invalidFields(await r.api.get(`${base}/${file}?limit=10`))).toEqual(["limit"]);
     }

@@ -77,22 +77,24 @@ export const deliveryRows = (
   filters: EventFilters,
   after: EventKey | undefined,
   take: number,
-) => sql<DeliveryRow[]>`${pageOf(sql, fixtureId, filters, after, take, sql``)}`;
+) => pageOf<DeliveryRow>(sql, fixtureId, filters, after, take, false);
 
 /** The same rows with everyone in them, for a query that names them. */
 const namedRows = (sql: Sql, fixtureId: string, filters: EventFilters, after: EventKey | undefined, take: number) =>
-  sql<NamedRow[]>`${pageOf(sql, fixtureId, filters, after, take, sql`, participant_ids`)}`;
+  pageOf<NamedRow>(sql, fixtureId, filters, after, take, true);
 
-/** The page's query, `also` selecting more than the row's columns. */
-const pageOf = (
+/** The row's columns, and the ids of everyone in it when the query names them. */
+const selected = (sql: Sql, named: boolean) => (named ? sql`${columns(sql)}, participant_ids` : columns(sql));
+
+const pageOf = <Row extends DeliveryRow>(
   sql: Sql,
   fixtureId: string,
   filters: EventFilters,
   after: EventKey | undefined,
   take: number,
-  also: ReturnType<Sql>,
-) => sql`
-  select ${columns(sql)} ${also} from delivery
+  named: boolean,
+) => sql<Row[]>`
+  select ${selected(sql, named)} from delivery
   where ${matching(sql, fixtureId, filters)}
     ${after ? sql`and (innings_ordinal, sequence_number, event_id) > (${after[0]}, ${after[1]}, ${after[2]}::uuid)` : sql``}
   order by innings_ordinal, sequence_number, delivery.event_id
@@ -157,8 +159,8 @@ export async function findEvent(
   const one = isUuid(eventId)
     ? sql<
         NamedRow[]
-      >`select ${columns(sql)}, participant_ids from delivery where fixture_id = ${fixtureId} and event_id = ${eventId}::uuid`
-    : sql<NamedRow[]>`select ${columns(sql)}, participant_ids from delivery where false`;
+      >`select ${selected(sql, true)} from delivery where fixture_id = ${fixtureId} and event_id = ${eventId}::uuid`
+    : sql<NamedRow[]>`select ${selected(sql, true)} from delivery where false`;
   const found = await namedDeliveries(sql, fixtureId, one);
   return { version: found.version, event: eventsOf(found.rows, found.names)[0] };
 }
