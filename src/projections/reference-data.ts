@@ -32,7 +32,7 @@ const named = (table: string, id: string, extra = "") => `
     search_text text not null
   );
   create index ${table}_by_name on ${table} (sort_name, ${id});
-  create index ${table}_by_search_text on ${table} using gin (search_text public.gin_trgm_ops);`;
+  create index ${table}_by_search_text on ${table} using gin (search_text public.gin_trgm_ops) with (fastupdate = off);`;
 
 const ddl = `
   ${named("competition", "competition_id")}
@@ -168,7 +168,10 @@ const recomputeSeasons = (tx: Tx, seasonIds: string[]) => tx`
 
 export const referenceData = defineProjector({
   name: "reference_data",
-  version: 3,
+  // 4: search indexes without a pending list (fastupdate off): the names registered since the
+  // last vacuum sat in an unsorted list every search read, and the planner turned to walking
+  // every name in order.
+  version: 4,
   description: "Competitions, seasons, competitors, participants, venues and dismissal kinds.",
   tables: ["competition", "season", "competitor", "participant", "venue", "dismissal_kind"],
   ddl,

@@ -95,6 +95,13 @@ describe("competitions, seasons, competitors and participants", () => {
     // A word starts a word: "v" starts "Vivek" as well as being V Kohli's initial.
     for (const name of ["kohli", "V Kohli", "v. kohli"])
       expect(await found(name), name).toEqual([players.kohli.id, players.vivek.id]);
+    // Found first, then ordered and paged: one a page, either way.
+    const paged = async (query: string) =>
+      (await everyPage<{ participantId: string }>(r.api, `/api/v1/participants?${query}`, 1)).map(
+        (p) => p.participantId,
+      );
+    expect(await paged("name=kohli")).toEqual([players.kohli.id, players.vivek.id]);
+    expect(await paged("name=kohli&sort=-name")).toEqual([players.vivek.id, players.kohli.id]);
     // An initial stands for a word only beside a word that matches in full.
     expect(await found("virat")).toEqual([players.viratSingh.id]);
     expect(await found("v")).toEqual([players.kohli.id, players.viratSingh.id, players.vivek.id]);
