@@ -43,7 +43,10 @@ export const cricsheetSource = ({ sourceId, revision, dataVersion, createdOn }: 
  * source revision; any other is somebody's direct correction.
  */
 export const correctionSource = (actor: string, fixtureSource: CricsheetSource | null): StoredSource | null =>
-  actor === CRICSHEET_IMPORT_ACTOR ? fixtureSource : { kind: "correction" };
+  byImport(actor) ? fixtureSource : { kind: "correction" };
+
+/** Whether the import made a revision: a Cricsheet file's delivery, or a re-issued file's change of one. */
+export const byImport = (actor: string) => actor === CRICSHEET_IMPORT_ACTOR;
 
 /** The Cricsheet source each of the fixtures stands at now (fixtures without one are absent). */
 export async function fixtureSources(tx: Tx, fixtureIds: string[]): Promise<Map<string, CricsheetSource>> {

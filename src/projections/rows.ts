@@ -20,6 +20,14 @@ export const dataWithStream = <E extends Pick<RecordedEvent, "streamId" | "data"
  */
 export const json = (tx: Tx, value: object) => tx.json(value as postgres.JSONValue);
 
+/** The fields that hold a value, for a row `jsonb_to_recordset` reads (a missing field is null there too). */
+export function withoutNulls(row: Record<string, unknown>): Record<string, unknown> {
+  // A loop: Object.entries and fromEntries took four times as long, once a delivery revision.
+  const present: Record<string, unknown> = {};
+  for (const key in row) if (row[key] !== null) present[key] = row[key];
+  return present;
+}
+
 /** The last element per key, in first-seen order: a run's later events override earlier ones. */
 export function lastByKey<T>(items: readonly T[], key: (item: T) => string): T[] {
   const byKey = new Map<string, T>();
