@@ -266,14 +266,14 @@ async function recompute(tx: Tx, revisions: ReadonlyMap<string, number>) {
     };
     for (const { participantId, inningsId, ...line } of computed.lines)
       lineRows.push({
-        ...scope,
         participant_id: participantId,
         innings_id: inningsId,
         balls_per_over: fixture.balls_per_over,
         line,
+        ...scope,
       });
     for (const participantId of new Set(Object.values(fixture.squads).flat()))
-      memberRows.push({ ...scope, participant_id: participantId });
+      memberRows.push({ participant_id: participantId, ...scope });
   }
   await tx`delete from fixture_statistics where fixture_id = any(${fixtureIds})`;
   await tx`insert into fixture_statistics select * from jsonb_to_recordset(${json(tx, statisticsRows)})
