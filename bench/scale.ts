@@ -22,6 +22,16 @@ const IPL = process.env.BENCH_SCALE_DATA ?? fileURLToPath(new URL("../../shared/
 const COPIES = Math.min(26, Math.max(2, Number(process.env.BENCH_SCALE_COPIES ?? 5)));
 const RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 3);
 const DURATION_S = 2;
+/**
+ * Lists whose default first page holds more at five IPLs than at one (50 seasons against 18,
+ * 50 teams against 15), read again a page that is full at both sizes: the same answer size.
+ */
+const FULL_PAGES = ["/seasons", "/competitors"].map((list) => ({
+  label: `GET ${list}?limit=10`,
+  path: `/api/v1${list}?limit=10`,
+}));
+/** What does not grow with the data at all: its ratio is the machine's drift between the two sizes. */
+const HEALTH = { label: "GET /health (no data read)", path: "/api/v1/health" };
 
 /**
  * Whether cost grows no faster than the work: the full IPL imported once, then again as
@@ -66,7 +76,7 @@ async function measureScale(sql: Sql, backend: string, { reads }: ScratchDatabas
       );
       if (copy !== 1) await rm(source, { recursive: true, force: true });
       if (copy === 1) {
-        paths = await publicReads(app.url);
+        paths = [...(await publicReads(app.url)), ...FULL_PAGES, HEALTH];
         atOne = await latencies(app.url, paths);
         sizesAtOne = await answerSizes(app.url, paths);
       }

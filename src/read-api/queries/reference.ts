@@ -15,9 +15,13 @@ type NamedTable = "competition" | "competitor" | "participant";
 type Fragment = PendingQuery<Row[]>;
 type NamedRow = { id: string; name: string; alternative_names: string[]; source_ids: string[]; sort_name: string };
 
-function named<Row extends NamedRow>(sql: Sql, table: NamedTable, extra: string[], q: NamedQuery) {
-  const columns = sql`${sql(`${table}_id`)} as id, name, alternative_names, source_ids, sort_name
+/** The columns every named entity is read with (the id as `id`), and the table's own. */
+const namedColumns = (sql: Sql, table: NamedTable, extra: string[]) =>
+  sql`${sql(`${table}_id`)} as id, name, alternative_names, source_ids, sort_name
     ${extra.length ? sql`, ${sql(extra)}` : sql``}`;
+
+function named<Row extends NamedRow>(sql: Sql, table: NamedTable, extra: string[], q: NamedQuery) {
+  const columns = namedColumns(sql, table, extra);
   // The cursor's condition, order and limit on the key column `id` names.
   const page = (id: Fragment) => {
     const after = q.after
@@ -28,18 +32,19 @@ function named<Row extends NamedRow>(sql: Sql, table: NamedTable, extra: string[
     const order = q.direction === "asc" ? sql`sort_name asc, ${id} asc` : sql`sort_name desc, ${id} desc`;
     return sql`${after} order by ${order} limit ${q.take}`;
   };
-  if (q.name && searchesTrigrams(q.name))
+  const tokens = q.name ? words(q.name) : undefined;
+  if (tokens && servedByTrigrams(table, tokens))
     return sql<Row[]>`
       with matched as materialized (
-        select ${columns} from ${sql(table)} where true ${nameFilter(sql, table, q.name)})
+        select ${columns} from ${sql(table)} where true ${nameFilter(sql, table, tokens)})
       select * from matched where true ${page(sql`id`)}`;
   return sql<Row[]>`
     select ${columns} from ${sql(table)}
-    where true ${q.name ? nameFilter(sql, table, q.name) : sql``} ${page(sql`${sql(`${table}_id`)}`)}`;
+    where true ${tokens ? nameFilter(sql, table, tokens) : sql``} ${page(sql`${sql(`${table}_id`)}`)}`;
 }
 
 /**
- * Every word of `name` starts a word of one of the entity's spellings, in any order, case
+ * Every word of the name starts a word of one of the entity's spellings, in any order, case
  * and accents aside (src/names/search-text.ts). For participants a word may instead match an
  * initial ("virat" the "V" of "V Kohli") when another word matches a word in full, so
  * "virat kohli" finds V Kohli while "virat" alone finds only players named Virat.
@@ -47,16 +52,24 @@ function named<Row extends NamedRow>(sql: Sql, table: NamedTable, extra: string[
  * A word of three characters or more is a LIKE the trigram index (`*_by_search_text`)
  * serves, so a rare name reads a few rows however many names there are; a shorter word has
  * no trigram to look up and matches so many names that walking them in name order fills a
- * page soonest. With such a word the matches are found first and then ordered (`named`):
- * the read pool's generic plan guesses a LIKE keeps one row in 200, so past about 4,000 names
- * (five IPLs) it expected a page sooner by walking every name in order, and took 2 ms where
- * the trigram index takes 0.1.
+ * page soonest. Where the index can serve the filter, the matches are found first and then
+ * ordered (`named`): the read pool's generic plan guesses a LIKE keeps one row in 200, so
+ * past about 4,000 names (five IPLs) it expected a page sooner by walking every name in
+ * order, and took 2 ms where the trigram index takes 0.1.
  */
 const TRIGRAM = 3;
-const searchesTrigrams = (name: string) => words(name).some((token) => token.length >= TRIGRAM);
 
-const nameFilter = (sql: Sql, table: NamedTable, name: string) => {
-  const tokens = words(name);
+/**
+ * Whether the trigram index can find the matches: some word long enough for it, or for
+ * participants every word, since "some word matches in full" is an OR the index serves only
+ * when each of its words is a LIKE ("v kohli" is walked in name order, as before).
+ */
+const servedByTrigrams = (table: NamedTable, tokens: string[]) =>
+  table === "participant"
+    ? tokens.length > 0 && tokens.every((t) => t.length >= TRIGRAM)
+    : tokens.some((t) => t.length >= TRIGRAM);
+
+const nameFilter = (sql: Sql, table: NamedTable, tokens: string[]) => {
   if (tokens.length === 0) return sql`and false`;
   const starts = (token: string) =>
     token.length >= TRIGRAM ? sql`search_text like ${`% ${token}%`}` : sql`strpos(search_text, ${` ${token}`}) > 0`;
@@ -67,10 +80,8 @@ const nameFilter = (sql: Sql, table: NamedTable, name: string) => {
   return sql`and ${all(tokens.map((t) => sql`(${starts(t)} or ${initial(t)})`))} and (${any(tokens.map(starts))})`;
 };
 
-const byId = <Row>(sql: Sql, table: string, id: string, extra: string[]) => sql<(Row & NamedRow)[]>`
-  select ${sql(`${table}_id`)} as id, name, alternative_names, source_ids, sort_name
-         ${extra.length ? sql`, ${sql(extra)}` : sql``}
-  from ${sql(table)} where ${sql(`${table}_id`)} = ${id}`;
+const byId = <Row>(sql: Sql, table: NamedTable, id: string, extra: string[]) => sql<(Row & NamedRow)[]>`
+  select ${namedColumns(sql, table, extra)} from ${sql(table)} where ${sql(`${table}_id`)} = ${id}`;
 
 const nameKey = (r: NamedRow): NameKey => [r.sort_name, r.id];
 
