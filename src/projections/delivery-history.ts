@@ -391,9 +391,11 @@ function addRevisions(tx: Tx, rows: readonly Revision[]) {
 }
 
 /** Where each of the deliveries was first submitted, for those a submission holds. */
+type SubmittedPosition = { event_id: string; submission_id: string; position: number };
+
 async function submittedPositions(tx: Tx, eventIds: string[]) {
-  if (eventIds.length === 0) return new Map<string, { event_id: string; submission_id: string; position: number }>();
-  const rows = await tx<{ event_id: string; submission_id: string; position: number }[]>`
+  if (eventIds.length === 0) return new Map<string, SubmittedPosition>();
+  const rows = await tx<SubmittedPosition[]>`
     select event_id::text, submission_id, position from submitted_position where event_id = any(${eventIds}::uuid[])`;
   return new Map(rows.map((r) => [r.event_id, r]));
 }

@@ -32,19 +32,18 @@ function named<Row extends NamedRow>(sql: Sql, table: NamedTable, extra: string[
     const order = q.direction === "asc" ? sql`sort_name asc, ${id} asc` : sql`sort_name desc, ${id} desc`;
     return sql`${after} order by ${order} limit ${q.take}`;
   };
-  const tokens = q.name ? words(q.name) : undefined;
-  if (tokens && servedByTrigrams(table, tokens))
+  const filter = q.name ? nameFilter(sql, table, q.name) : undefined;
+  if (filter?.indexed)
     return sql<Row[]>`
-      with matched as materialized (
-        select ${columns} from ${sql(table)} where true ${nameFilter(sql, table, tokens)})
+      with matched as materialized (select ${columns} from ${sql(table)} where true ${filter.condition})
       select * from matched where true ${page(sql`id`)}`;
   return sql<Row[]>`
     select ${columns} from ${sql(table)}
-    where true ${tokens ? nameFilter(sql, table, tokens) : sql``} ${page(sql`${sql(`${table}_id`)}`)}`;
+    where true ${filter?.condition ?? sql``} ${page(sql`${sql(`${table}_id`)}`)}`;
 }
 
 /**
- * Every word of the name starts a word of one of the entity's spellings, in any order, case
+ * Every word of `name` starts a word of one of the entity's spellings, in any order, case
  * and accents aside (src/names/search-text.ts). For participants a word may instead match an
  * initial ("virat" the "V" of "V Kohli") when another word matches a word in full, so
  * "virat kohli" finds V Kohli while "virat" alone finds only players named Virat.
@@ -60,25 +59,25 @@ function named<Row extends NamedRow>(sql: Sql, table: NamedTable, extra: string[
 const TRIGRAM = 3;
 
 /**
- * Whether the trigram index can find the matches: some word long enough for it, or for
- * participants every word, since "some word matches in full" is an OR the index serves only
- * when each of its words is a LIKE ("v kohli" is walked in name order, as before).
+ * The name filter's condition, and whether the trigram index can find its matches: some word
+ * long enough for it, or for participants every word, since "some word matches in full" is an
+ * OR the index serves only when each of its words is a LIKE ("v kohli" is walked in name order).
  */
-const servedByTrigrams = (table: NamedTable, tokens: string[]) =>
-  table === "participant"
-    ? tokens.length > 0 && tokens.every((t) => t.length >= TRIGRAM)
-    : tokens.some((t) => t.length >= TRIGRAM);
-
-const nameFilter = (sql: Sql, table: NamedTable, tokens: string[]) => {
-  if (tokens.length === 0) return sql`and false`;
+function nameFilter(sql: Sql, table: NamedTable, name: string): { condition: Fragment; indexed: boolean } {
+  const tokens = words(name);
+  if (tokens.length === 0) return { condition: sql`and false`, indexed: false };
+  const long = (token: string) => token.length >= TRIGRAM;
   const starts = (token: string) =>
-    token.length >= TRIGRAM ? sql`search_text like ${`% ${token}%`}` : sql`strpos(search_text, ${` ${token}`}) > 0`;
+    long(token) ? sql`search_text like ${`% ${token}%`}` : sql`strpos(search_text, ${` ${token}`}) > 0`;
   const all = (conditions: Fragment[]) => conditions.reduce((a, b) => sql`${a} and ${b}`);
   const any = (conditions: Fragment[]) => conditions.reduce((a, b) => sql`${a} or ${b}`);
-  if (table !== "participant") return sql`and ${all(tokens.map(starts))}`;
+  if (table !== "participant") return { condition: sql`and ${all(tokens.map(starts))}`, indexed: tokens.some(long) };
   const initial = (token: string) => sql`strpos(search_text, ${` ${INITIAL_MARK}${token[0]}`}) > 0`;
-  return sql`and ${all(tokens.map((t) => sql`(${starts(t)} or ${initial(t)})`))} and (${any(tokens.map(starts))})`;
-};
+  return {
+    condition: sql`and ${all(tokens.map((t) => sql`(${starts(t)} or ${initial(t)})`))} and (${any(tokens.map(starts))})`,
+    indexed: tokens.every(long),
+  };
+}
 
 const byId = <Row>(sql: Sql, table: NamedTable, id: string, extra: string[]) => sql<(Row & NamedRow)[]>`
   select ${namedColumns(sql, table, extra)} from ${sql(table)} where ${sql(`${table}_id`)} = ${id}`;
